@@ -1,0 +1,32 @@
+"""The one settings class. Built in main(), never at import time, so tests can build their own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_data_dir() -> Path:
+    return Path.cwd() / "data"
+
+
+class Settings(BaseSettings):
+    """Read from the environment and from `.env`; every field is explained in `.env.example`."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
+    data_dir: Path = Field(default_factory=_default_data_dir, validation_alias="REFEREE_DATA_DIR")
+    database_path: Path | None = Field(default=None, validation_alias="REFEREE_DATABASE")
+    dev_guild_id: int | None = Field(default=None, validation_alias="REFEREE_DEV_GUILD_ID")
+    default_locale: str = Field(default="ja", validation_alias="REFEREE_LOCALE", pattern="^(ja|en)$")
+    cards_dir: Path | None = Field(default=None, validation_alias="REFEREE_CARDS_DIR")
+    rules_dir: Path | None = Field(default=None, validation_alias="REFEREE_RULES_DIR")
+    log_level: str = Field(default="INFO", validation_alias="REFEREE_LOG_LEVEL")
+
+    @property
+    def database_file(self) -> Path:
+        """The SQLite file: the explicit path, or `referee.sqlite3` in the data folder."""
+        return self.database_path if self.database_path is not None else self.data_dir / "referee.sqlite3"

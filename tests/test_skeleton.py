@@ -1,0 +1,71 @@
+"""The skeleton: catalogs, settings, data folders and `referee run` without a token."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import bilingual, catalog, normalize_locale, t
+from bot.paths import DataFolderMissing, data_folder
+from bot.settings import Settings
+
+
+def test_every_message_exists_in_both_languages_with_the_same_fields() -> None:
+    ja, en = catalog("ja"), catalog("en")
+    assert set(ja) == set(en), f"keys only in ja: {set(ja) - set(en)}; only in en: {set(en) - set(ja)}"
+    import string
+
+    fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}  # noqa: E731
+    for key in ja:
+        assert fields(ja[key]) == fields(en[key]), key
+
+
+def test_bilingual_puts_japanese_first() -> None:
+    text = bilingual("common.no_token")
+    assert text.index("DISCORD_TOKEN が") < text.index("DISCORD_TOKEN is")
+
+
+def test_discord_locales_map_to_catalogs() -> None:
+    assert normalize_locale("en-US") == "en"
+    assert normalize_locale("ja") == "ja"
+    assert normalize_locale("fr") == "en"
+    assert normalize_locale(None) == "ja"
+    assert t("common.unexpected", "en-GB") == "An unexpected error occurred."
+
+
+def test_database_defaults_into_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path))
+    assert Settings().database_file == tmp_path / "referee.sqlite3"
+
+
+def test_data_folders_are_found_from_the_checkout() -> None:
+    assert (data_folder("cards")).is_dir()
+    assert (data_folder("rules")).is_dir()
+
+
+def test_a_missing_data_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DataFolderMissing) as info:
+        data_folder("cards", tmp_path / "nowhere")
+    assert "REFEREE_CARDS_DIR" in info.value.bilingual()
+    assert "nowhere" in info.value.bilingual()
+
+
+def test_run_without_a_token_explains_and_fails(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "REFEREE_DATA_DIR": str(tmp_path), "HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "run"], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+    )
+    assert proc.returncode != 0
+    assert "Developer Portal" in proc.stderr
+
+
+def test_run_never_prints_the_token(tmp_path: Path) -> None:
+    secret = "MTIzNDU2Nzg5.secret-token-value"
+    env = {"PATH": "/usr/bin:/bin", "REFEREE_DATA_DIR": str(tmp_path), "HOME": str(tmp_path), "DISCORD_TOKEN": secret}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "run"], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+    )
+    assert secret not in proc.stdout + proc.stderr
