@@ -1,0 +1,269 @@
+"""Reading dice expressions: NFKC, then a small hand-written recursive-descent parser.
+
+Grammar (after NFKC; letters are case-insensitive, spaces allowed between tokens):
+
+    line       := expression [comparison] [SPACE label]
+    expression := [sign] term (sign term)*
+    term       := factor (times factor)*          at most one factor may be dice
+    factor     := [count] "d" sides [keep] | number
+    keep       := "k" ["h" | "l"] number           "k3" is "kh3"
+    comparison := (">=" | "<=" | ">" | "<" | "=" | "==" | "≥" | "≤" | "≧" | "≦") [sign] number
+    sign       := "+" | "-" | "−" and the other dashes
+    times      := "*" | "×" | "x" (the last only written tight: "3d6x2", "2x3d6")
+
+The label is whatever follows the expression after a space ("3d6+2 炎の一撃"). After a space, an
+operator always continues the expression, so "3d6 + 2" is one expression and a typo such as
+"3d6 + 2d" is an error rather than a label.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from bot.dice.errors import DiceError
+from bot.dice.model import Dice, Plan, Term
+
+MAX_INPUT = 200
+MAX_DICE = 200
+MAX_SIDES = 1000
+MAX_DIGITS = 7  # literal numbers up to 9,999,999
+
+_DIGITS = frozenset("0123456789")
+_PLUS = frozenset("+")
+# NFKC leaves these minus signs and dashes alone; people type them for "minus".
+_MINUS = frozenset("-\u2212\u2010\u2011\u2012\u2013\u2014\ufe63")
+_TIMES = frozenset("*×\u2217")
+_COMPARE_START = frozenset("<>=≥≤≧≦")
+_OPERATORS = _PLUS | _MINUS | _TIMES | _COMPARE_START
+_SPACE = frozenset(" \t\n\r\v\f")
+
+
+def nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+class _Parser:
+    """One pass over the NFKC text; raises DiceError at the first problem.
+
+    `peek()` gives "" at the end, and "" is in none of the character sets or tuples used here.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.n = len(text)
+        self.i = 0
+
+    # -- small helpers -------------------------------------------------------------------------
+    def peek(self, ahead: int = 0) -> str:
+        j = self.i + ahead
+        return self.s[j] if j < self.n else ""
+
+    def skip_space(self) -> bool:
+        start = self.i
+        while self.i < self.n and self.s[self.i] in _SPACE:
+            self.i += 1
+        return self.i > start
+
+    def fail(self, key: str, **args: object) -> DiceError:
+        return DiceError(key, **args)
+
+    def unexpected(self) -> DiceError:
+        if self.i >= self.n:
+            return self.fail("dice.error.incomplete")
+        return self.fail("dice.error.unexpected", char=self.s[self.i], position=self.i + 1)
+
+    def number(self) -> int:
+        start = self.i
+        while self.i < self.n and self.s[self.i] in _DIGITS:
+            self.i += 1
+        digits = self.s[start : self.i]
+        if not digits:
+            raise self.unexpected()
+        if len(digits.lstrip("0")) > MAX_DIGITS:
+            raise self.fail("dice.error.number_too_large", digits=MAX_DIGITS)
+        return int(digits)
+
+    # -- grammar -------------------------------------------------------------------------------
+    def line(self) -> Plan:
+        self.skip_space()
+        if self.i >= self.n:
+            raise self.fail("dice.error.empty")
+        terms = self.expression()
+        comparison = self.comparison()
+        label = self.label()
+        count = sum(t.dice.count for t in terms if t.dice is not None)
+        if count > MAX_DICE:
+            raise self.fail("dice.error.too_many_dice", limit=MAX_DICE, count=count)
+        normalized = "".join(("-" if t.sign < 0 else ("+" if k else "")) + t.text for k, t in enumerate(terms))
+        if comparison is not None:
+            normalized += f"{comparison[0]}{comparison[1]}"
+        return Plan(terms=tuple(terms), comparison=comparison, label=label, normalized=normalized)
+
+    def expression(self) -> list[Term]:
+        sign = 1
+        if self.peek() in _PLUS:
+            self.i += 1
+            self.skip_space()
+        elif self.peek() in _MINUS:
+            sign = -1
+            self.i += 1
+            self.skip_space()
+        terms = [self.term(sign)]
+        while True:
+            mark = self.i
+            self.skip_space()
+            c = self.peek()
+            if c in _PLUS:
+                sign = 1
+            elif c in _MINUS:
+                sign = -1
+            else:
+                self.i = mark
+                return terms
+            self.i += 1
+            self.skip_space()
+            terms.append(self.term(sign))
+
+    def _times_follows(self) -> bool:
+        """Is there a multiplication sign here (after optional spaces)? Consumes it if so."""
+        mark = self.i
+        spaced = self.skip_space()
+        c = self.peek()
+        if c in _TIMES:
+            self.i += 1
+            self.skip_space()
+            return True
+        # "x" means times only when written tight and followed by a number or a die.
+        if not spaced and c in ("x", "X") and (self.peek(1) in _DIGITS or self.peek(1) in ("d", "D")):
+            self.i += 1
+            return True
+        self.i = mark
+        return False
+
+    def term(self, sign: int) -> Term:
+        factors: list[Dice | int] = [self.factor()]
+        while self._times_follows():
+            factors.append(self.factor())
+        dice = [f for f in factors if isinstance(f, Dice)]
+        if len(dice) > 1:
+            raise self.fail("dice.error.dice_times_dice")
+        multiplier = 1
+        for f in factors:
+            if isinstance(f, int):
+                multiplier *= f
+        return Term(sign=sign, factors=tuple(factors), dice=dice[0] if dice else None, multiplier=multiplier)
+
+    def factor(self) -> Dice | int:
+        c = self.peek()
+        if c in _DIGITS:
+            value = self.number()
+            if self.peek() in ("d", "D"):
+                return self.dice(value)
+            return value
+        if c in ("d", "D"):
+            return self.dice(1)
+        if c in _MINUS and self.peek(1) in _DIGITS:
+            # "3*-2" or "2d6+-1": a second sign where a number belongs.
+            raise self.fail("dice.error.negative")
+        raise self.unexpected()
+
+    def dice(self, count: int) -> Dice:
+        self.i += 1  # the "d"
+        c = self.peek()
+        if c in _MINUS and self.peek(1) in _DIGITS:
+            self.i += 1
+            raise self.fail("dice.error.faces_not_positive", faces=-self.number())
+        if c not in _DIGITS:
+            raise self.fail("dice.error.missing_faces", dice=f"{count}d")
+        sides = self.number()
+        if count < 1:
+            raise self.fail("dice.error.count_not_positive", count=count)
+        if sides < 1:
+            raise self.fail("dice.error.faces_not_positive", faces=sides)
+        if count > MAX_DICE:
+            raise self.fail("dice.error.too_many_dice", limit=MAX_DICE, count=count)
+        if sides > MAX_SIDES:
+            raise self.fail("dice.error.too_many_faces", limit=MAX_SIDES, faces=sides)
+        if self.peek() not in ("k", "K"):
+            return Dice(count, sides)
+        self.i += 1
+        mode = "h"
+        if self.peek() in ("h", "H", "l", "L"):
+            mode = self.peek().lower()
+            self.i += 1
+        if self.peek() not in _DIGITS:
+            raise self.fail("dice.error.missing_keep", dice=f"{count}d{sides}k{mode}")
+        keep = self.number()
+        if keep < 1 or keep > count:
+            raise self.fail("dice.error.keep_out_of_range", keep=keep, count=count)
+        return Dice(count, sides, keep, mode)
+
+    def comparison(self) -> tuple[str, int] | None:
+        mark = self.i
+        self.skip_space()
+        op = self._operator()
+        if op is None:
+            self.i = mark
+            return None
+        self.skip_space()
+        sign = 1
+        if self.peek() in _MINUS:
+            sign = -1
+            self.i += 1
+        elif self.peek() in _PLUS:
+            self.i += 1
+        if self.peek() not in _DIGITS:
+            if self.peek() in ("d", "D"):
+                raise self.fail("dice.error.target_not_number")
+            raise self.unexpected()
+        target = sign * self.number()
+        mark = self.i
+        self.skip_space()
+        c = self.peek()
+        if c in _COMPARE_START:
+            raise self.fail("dice.error.two_comparisons")
+        if c in _OPERATORS or c in ("d", "D"):
+            raise self.fail("dice.error.target_not_number")
+        self.i = mark
+        return op, target
+
+    def _operator(self) -> str | None:
+        two = self.s[self.i : self.i + 2]
+        for written, canonical in ((">=", ">="), ("<=", "<="), ("==", "=")):
+            if two == written:
+                self.i += 2
+                return canonical
+        one = self.peek()
+        table = {">": ">", "<": "<", "=": "=", "≥": ">=", "≧": ">=", "≤": "<=", "≦": "<="}
+        if one and one in table:
+            self.i += 1
+            return table[one]
+        return None
+
+    def label(self) -> str | None:
+        if self.i >= self.n:
+            return None
+        c = self.s[self.i]
+        if c not in _SPACE:
+            if c.isalpha() and c not in "dDkKhHlLxX":
+                raise self.fail("dice.error.label_needs_space", char=c)
+            raise self.unexpected()
+        text = " ".join(self.s[self.i :].split())
+        return text or None
+
+
+@lru_cache(maxsize=2048)
+def parse(text: str) -> Plan:
+    """Parse one line ("3d6+2 炎の一撃") into a plan. Bad input raises DiceError.
+
+    Cached by the exact text: players repeat the same few expressions, and a plan is immutable.
+    """
+    if len(text) > MAX_INPUT:
+        raise DiceError("dice.error.too_long", limit=MAX_INPUT, length=len(text))
+    return _Parser(nfkc(text)).line()
+
+
+def normalize(text: str) -> str:
+    """The canonical spelling of a line: expression in ASCII without spaces, then the label."""
+    return parse(text).canonical

@@ -1,0 +1,112 @@
+"""The parsed form of an expression (a plan the roller runs) and the result of a roll."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict
+
+# Canonical comparison operators and what they test.
+COMPARATORS: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+    "=": operator.eq,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """`count` dice of `sides` faces, keeping the `keep` highest ("h") or lowest ("l") when `keep_mode` is set."""
+
+    count: int
+    sides: int
+    keep: int | None = None
+    keep_mode: str | None = None  # "h" or "l"
+
+    @property
+    def kept(self) -> int:
+        return self.count if self.keep is None else self.keep
+
+    @property
+    def text(self) -> str:
+        base = f"{self.count}d{self.sides}"
+        return base if self.keep is None else f"{base}k{self.keep_mode}{self.keep}"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One signed summand: a product of integers and at most one dice group.
+
+    `factors` keeps the written order for display ("3*2d6" stays so); `multiplier` is the product of
+    the integer factors, and `dice` the dice group if any.
+    """
+
+    sign: int  # +1 or -1
+    factors: tuple[Dice | int, ...]
+    dice: Dice | None
+    multiplier: int
+
+    @property
+    def text(self) -> str:
+        return "*".join(f.text if isinstance(f, Dice) else str(f) for f in self.factors)
+
+    def bounds(self) -> tuple[int, int]:
+        """Smallest and largest value this term can take, sign included."""
+        if self.dice is None:
+            low = high = self.multiplier
+        else:
+            low = self.dice.kept * self.multiplier
+            high = self.dice.kept * self.dice.sides * self.multiplier
+        return (low, high) if self.sign > 0 else (-high, -low)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A parsed expression: terms, an optional comparison and an optional label."""
+
+    terms: tuple[Term, ...]
+    comparison: tuple[str, int] | None
+    label: str | None
+    normalized: str  # canonical expression text, label excluded
+
+    @property
+    def dice_count(self) -> int:
+        return sum(t.dice.count for t in self.terms if t.dice is not None)
+
+    @property
+    def dice_terms(self) -> tuple[Term, ...]:
+        return tuple(t for t in self.terms if t.dice is not None)
+
+    def bounds(self) -> tuple[int, int]:
+        """Smallest and largest total the expression can roll."""
+        lows, highs = zip(*(t.bounds() for t in self.terms), strict=True)
+        return sum(lows), sum(highs)
+
+    @property
+    def canonical(self) -> str:
+        """Expression and label as one canonical line: parsing it gives this plan back."""
+        return self.normalized if self.label is None else f"{self.normalized} {self.label}"
+
+
+class RollResult(BaseModel):
+    """What one roll gave.
+
+    `dice` holds the faces of each dice term in written order; `dropped` the indices (into the
+    same term's faces) that keep-highest/lowest set aside. `number` is the draw number inside a fair
+    table, None for rolls from the OS CSPRNG.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    expression: str
+    normalized: str
+    label: str | None
+    dice: tuple[tuple[int, ...], ...]
+    dropped: tuple[tuple[int, ...], ...]
+    total: int
+    success: bool | None
+    number: int | None = None

@@ -1,0 +1,78 @@
+"""A roll as Discord-flavoured text, in the reader's language.
+
+Marks, the same everywhere: the highest face is **bold**, a one is *italic*, a die set aside by
+keep-highest/lowest is ~~struck through~~ (keeping its other mark). When the full breakdown would
+pass Discord's 2000 characters, each dice term shows only the sum of its kept faces.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.dice.grammar import parse
+from bot.dice.model import Dice, Plan, RollResult
+from bot.i18n import t
+
+DISCORD_LIMIT = 2000
+_SHOWN_OPERATOR = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
+_MARKDOWN = re.compile(r"([\\*_~`|>])")
+
+
+def escape_markdown(text: str) -> str:
+    """A label is the player's text: shown as written, never as formatting."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def _face(face: int, sides: int, dropped: bool) -> str:
+    text = f"**{face}**" if face == sides else (f"*{face}*" if face == 1 else str(face))
+    return f"~~{text}~~" if dropped else text
+
+
+def _dice_text(dice: Dice, faces: tuple[int, ...], dropped: tuple[int, ...], short: bool, locale: str) -> str:
+    gone = set(dropped)
+    if short:
+        kept = sum(f for i, f in enumerate(faces) if i not in gone)
+        return t("dice.render.short_term", locale, dice=dice.text, sum=kept)
+    shown = ", ".join(_face(f, dice.sides, i in gone) for i, f in enumerate(faces))
+    return f"{dice.text} ({shown})"
+
+
+def _breakdown(plan: Plan, result: RollResult, short: bool, locale: str) -> str:
+    parts: list[str] = []
+    k = 0
+    for n, term in enumerate(plan.terms):
+        pieces: list[str] = []
+        for factor in term.factors:
+            if isinstance(factor, Dice):
+                pieces.append(_dice_text(factor, result.dice[k], result.dropped[k], short, locale))
+                k += 1
+            else:
+                pieces.append(str(factor))
+        text = " × ".join(pieces)
+        if n == 0:
+            parts.append(f"-{text}" if term.sign < 0 else text)
+        else:
+            parts.append(f"{'-' if term.sign < 0 else '+'} {text}")
+    return " ".join(parts)
+
+
+def render(result: RollResult, locale: str = "ja") -> str:
+    """The message a table shows for `result`, at most 2000 characters."""
+    plan = parse(result.normalized)
+    expression = f"`{result.normalized}`"
+    if result.label:
+        header = t("dice.render.header_label", locale, label=escape_markdown(result.label), expression=expression)
+    else:
+        header = t("dice.render.header", locale, expression=expression)
+    if result.number is not None:
+        header += " " + t("dice.render.fair_number", locale, number=result.number)
+    outcome = t("dice.render.total", locale, total=result.total)
+    if plan.comparison is not None:
+        op, target = plan.comparison
+        verdict = t("dice.render.success" if result.success else "dice.render.failure", locale)
+        outcome = f"{outcome} {_SHOWN_OPERATOR[op]} {target} → {verdict}"
+    full = f"{header}\n{_breakdown(plan, result, False, locale)} → {outcome}"
+    if len(full) <= DISCORD_LIMIT:
+        return full
+    short = f"{header}\n{_breakdown(plan, result, True, locale)} → {outcome}\n{t('dice.render.shortened', locale)}"
+    return short if len(short) <= DISCORD_LIMIT else short[: DISCORD_LIMIT - 1] + "…"

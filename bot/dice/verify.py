@@ -1,0 +1,164 @@
+"""Checking a revealed seed against a table's roll log.
+
+Log format: JSON Lines (UTF-8), one object per draw; blank lines are skipped.
+
+A roll:
+    {"table_id": "t1", "number": 0, "expression": "3d6+2", "dice": [[6, 3, 1]], "total": 12}
+  - table_id   the table the draw belongs to (string; part of the HMAC message)
+  - number     the draw number inside that table (integer >= 0)
+  - expression the expression rolled; any text `roll()` accepts. The HMAC purpose is its normalised
+               form, so "３ｄ６＋２" and "3d6+2" give the same faces.
+  - dice       the faces of each dice term, in written order
+  - total      the total
+  - success    optional: true/false for an expression with a comparison; checked when present
+A shuffle (it uses a draw number too):
+    {"table_id": "t1", "number": 1, "shuffle": 5, "order": [3, 0, 4, 1, 2]}
+  - order      the permutation `shuffle(range(n))` gave
+Other keys (label, time, user...) are ignored. Each (table_id, number) may appear once.
+
+`log_entry()` writes a roll in exactly this shape.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.dice.errors import DiceError
+from bot.dice.fair import FairRandomness, commitment_of
+from bot.dice.model import RollResult
+from bot.dice.roller import roll, shuffle
+
+
+class Mismatch(BaseModel):
+    """One log line that the seed does not reproduce."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["roll", "shuffle", "duplicate"]
+    line: int
+    table_id: str
+    number: int
+    what: str = ""  # the normalised expression, or the shuffled size
+    logged: str = ""
+    recomputed: str = ""
+
+
+class VerifyReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    checked: int
+    mismatches: tuple[Mismatch, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def log_entry(result: RollResult, table_id: str) -> dict[str, Any]:
+    """The log line of a fair roll (see the module docstring)."""
+    if result.number is None:
+        raise ValueError("only rolls from a fair table have a draw number to verify")
+    entry: dict[str, Any] = {
+        "table_id": table_id,
+        "number": result.number,
+        "expression": result.normalized,
+        "dice": [list(faces) for faces in result.dice],
+        "total": result.total,
+    }
+    if result.success is not None:
+        entry["success"] = result.success
+    if result.label:
+        entry["label"] = result.label
+    return entry
+
+
+def parse_seed(text: str) -> bytes:
+    try:
+        seed = bytes.fromhex(text.strip())
+    except ValueError:
+        raise DiceError("dice.verify.bad_seed") from None
+    if not seed:
+        raise DiceError("dice.verify.bad_seed")
+    return seed
+
+
+def check_commitment(seed: bytes, commitment: str) -> bool:
+    return commitment_of(seed) == commitment.strip().lower()
+
+
+def _field(entry: dict[str, Any], name: str, kind: type, line: int) -> Any:
+    value = entry.get(name)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise DiceError("dice.verify.bad_line", line=line, reason=name)
+    return value
+
+
+def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
+    """Recompute every draw of the log from `seed`. Unreadable lines raise DiceError."""
+    mismatches: list[Mismatch] = []
+    seen: set[tuple[str, int]] = set()
+    checked = 0
+    for line_no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            entry = json.loads(raw)
+        except json.JSONDecodeError:
+            raise DiceError("dice.verify.bad_line", line=line_no, reason="JSON") from None
+        if not isinstance(entry, dict):
+            raise DiceError("dice.verify.bad_line", line=line_no, reason="JSON")
+        table_id = _field(entry, "table_id", str, line_no)
+        number = _field(entry, "number", int, line_no)
+        if number < 0:
+            raise DiceError("dice.verify.bad_line", line=line_no, reason="number")
+        rng = FairRandomness(seed, table_id, next_number=number)
+        key = (table_id, number)
+        if key in seen:
+            mismatches.append(Mismatch(kind="duplicate", line=line_no, table_id=table_id, number=number))
+            checked += 1
+            continue
+        seen.add(key)
+        if "shuffle" in entry:
+            size = _field(entry, "shuffle", int, line_no)
+            order = _field(entry, "order", list, line_no)
+            expected = shuffle(range(size), rng)
+            if order != expected:
+                mismatches.append(
+                    Mismatch(
+                        kind="shuffle",
+                        line=line_no,
+                        table_id=table_id,
+                        number=number,
+                        what=str(size),
+                        logged=json.dumps(order),
+                        recomputed=json.dumps(expected),
+                    )
+                )
+        else:
+            expression = _field(entry, "expression", str, line_no)
+            logged_dice = _field(entry, "dice", list, line_no)
+            logged_total = _field(entry, "total", int, line_no)
+            try:
+                result = roll(expression, rng)
+            except DiceError:
+                raise DiceError("dice.verify.bad_line", line=line_no, reason="expression") from None
+            expected_dice = [list(faces) for faces in result.dice]
+            logged_success = entry.get("success", result.success)
+            if logged_dice != expected_dice or logged_total != result.total or logged_success != result.success:
+                mismatches.append(
+                    Mismatch(
+                        kind="roll",
+                        line=line_no,
+                        table_id=table_id,
+                        number=number,
+                        what=result.normalized,
+                        logged=f"{json.dumps(logged_dice)} = {logged_total}",
+                        recomputed=f"{json.dumps(expected_dice)} = {result.total}",
+                    )
+                )
+        checked += 1
+    return VerifyReport(checked=checked, mismatches=tuple(mismatches))
