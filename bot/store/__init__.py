@@ -1,0 +1,45 @@
+"""The durable store (the only importer of sqlite-utils): games, events, rolls, decks, settings."""
+
+from bot.store.errors import (
+    CorruptRow,
+    DatabaseBusy,
+    DatabaseUnusable,
+    GameAlreadyRunning,
+    NoDeck,
+    NoGame,
+    SchemaTooNew,
+    StoreError,
+    VersionConflict,
+)
+from bot.store.records import (
+    ChannelSettingsRecord,
+    DeckRecord,
+    EventRecord,
+    GameRecord,
+    GuildSettingsRecord,
+    JsonLike,
+    NewRoll,
+    RollRecord,
+)
+from bot.store.store import Store
+
+__all__ = [
+    "ChannelSettingsRecord",
+    "CorruptRow",
+    "DatabaseBusy",
+    "DatabaseUnusable",
+    "DeckRecord",
+    "EventRecord",
+    "GameAlreadyRunning",
+    "GameRecord",
+    "GuildSettingsRecord",
+    "JsonLike",
+    "NewRoll",
+    "NoDeck",
+    "NoGame",
+    "RollRecord",
+    "SchemaTooNew",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+]

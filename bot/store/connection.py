@@ -1,0 +1,63 @@
+"""Opening the SQLite file: folder, pragmas, schema. Every failure becomes a clear StoreError."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from bot.store.errors import DatabaseBusy, DatabaseUnusable, StoreError
+from bot.store.migrations import migrate
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def open_database(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
+    """Open (creating on first use) the database at `path`, in WAL mode, migrated to this schema."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    try:
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
+    except sqlite3.Error as exc:
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    try:
+        db = Database(conn)
+        with translated(path):
+            db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            db.enable_wal()
+            # FULL: a commit the player saw acknowledged survives a power cut, not only a killed process.
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            migrate(db)
+    except BaseException:
+        conn.close()
+        raise
+    return db
+
+
+@contextlib.contextmanager
+def translated(path: Path) -> Iterator[None]:
+    """Turn sqlite3's exceptions into StoreErrors that say what to do; StoreErrors pass through."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except sqlite3.OperationalError as exc:
+        text = str(exc).lower()
+        if "locked" in text or "busy" in text:
+            raise DatabaseBusy(path=str(path)) from exc
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    except OSError as exc:
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+
+
+def _reason(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"

@@ -1,0 +1,156 @@
+"""The schema, as ordered sqlite-utils migrations. Never edit an applied migration: append a new one.
+
+A database that records a migration this code does not know was written by a newer referee and is
+refused (SchemaTooNew) rather than half-understood.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from bot.store.errors import SchemaTooNew
+
+MIGRATIONS = Migrations("horizonnotes-referee")
+KNOWN: list[str] = []
+
+
+def _migration(fn: Callable[[Database], None]) -> Callable[[Database], None]:
+    """Register `fn` with sqlite-utils and remember its name, so an unknown applied name stands out."""
+    KNOWN.append(fn.__name__)
+    return MIGRATIONS()(fn)
+
+
+@_migration
+def m001_tables(db: Database) -> None:
+    # Games: one row per game. A running game has status 'active'; at most one per channel (the
+    # partial unique index). Finishing a game flips the flag, so the channel is free and the old
+    # game stays readable for log, replay and verification.
+    db.execute(
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL,
+            guild_id INTEGER,
+            status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            last_seq INTEGER NOT NULL DEFAULT 0,
+            seed BLOB,
+            commitment TEXT,
+            next_roll INTEGER NOT NULL DEFAULT 0,
+            result TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT
+        )
+        """
+    )
+    db.execute("CREATE UNIQUE INDEX games_active_channel ON games(channel_id) WHERE status = 'active'")
+    db.execute("CREATE INDEX games_channel ON games(channel_id, id)")
+    # Events: the append-only record of every game. `version` is the game version the commit
+    # produced, so all events of one action share it (undo removes one action as a whole).
+    db.execute(
+        """
+        CREATE TABLE events (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            actor INTEGER,
+            type TEXT NOT NULL,
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID
+        """
+    )
+    # Append-only is enforced by the database itself, not by good intentions.
+    db.execute(
+        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
+    )
+    db.execute(
+        "CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
+    )
+    # Dice rolls, in a game (with the fair-dice roll number and commitment) or outside one.
+    db.execute(
+        """
+        CREATE TABLE rolls (
+            id INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL,
+            game_id INTEGER REFERENCES games(id),
+            user_id INTEGER,
+            number INTEGER,
+            expression TEXT NOT NULL,
+            faces TEXT NOT NULL,
+            total INTEGER NOT NULL,
+            commitment TEXT,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX rolls_channel ON rolls(channel_id, id)")
+    db.execute("CREATE UNIQUE INDEX rolls_game_number ON rolls(game_id, number) WHERE game_id IS NOT NULL")
+    db.execute(
+        """
+        CREATE TABLE decks (
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            cards TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, name)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            locale TEXT,
+            options TEXT NOT NULL DEFAULT '{}',
+            judge_role_id INTEGER,
+            updated_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE channel_settings (
+            channel_id INTEGER PRIMARY KEY,
+            guild_id INTEGER,
+            locale TEXT,
+            options TEXT NOT NULL DEFAULT '{}',
+            updated_at TEXT NOT NULL
+        )
+        """
+    )
+
+
+def migrate(db: Database) -> None:
+    """Bring `db` up to this code's schema, refusing a database from a newer one."""
+    if _up_to_date(db):
+        return
+    try:
+        MIGRATIONS.apply(db)
+    except sqlite3.DatabaseError:
+        # Two processes opening a fresh file at once: the loser's migration fails on the tables the
+        # winner just made. That is fine as long as the schema is now complete.
+        if not _up_to_date(db):
+            raise
+
+
+def _up_to_date(db: Database) -> bool:
+    applied = schema_version(db)
+    unknown = [name for name in applied if name not in KNOWN]
+    if unknown:
+        raise SchemaTooNew(found=", ".join(unknown), known=KNOWN[-1])
+    return len(applied) == len(KNOWN)
+
+
+def schema_version(db: Database) -> list[str]:
+    return [m.name for m in MIGRATIONS.applied(db)]

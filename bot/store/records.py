@@ -1,0 +1,173 @@
+"""Rows as they come back from the store: frozen pydantic models holding JSON text.
+
+The store is generic: it keeps a game's state and events as JSON text and does not know the engine's
+classes. `state_as(GameState)` / `data_as(Event)` parse them; a row that does not parse is CorruptRow.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from bot.store.errors import CorruptRow
+
+M = TypeVar("M")
+JsonLike = BaseModel | Mapping[str, Any] | list[Any]
+
+
+def now_text() -> str:
+    """Timestamps are UTC ISO-8601 text, readable in any SQLite browser."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def to_json(doc: JsonLike) -> str:
+    """Compact JSON text of a pydantic model or a plain JSON-able mapping."""
+    if isinstance(doc, BaseModel):
+        return doc.model_dump_json()
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def event_type(doc: JsonLike) -> str:
+    """The name an event is filed under: its `type`/`kind` field, else its class name."""
+    for name in ("type", "kind"):
+        value = getattr(doc, name, None) if isinstance(doc, BaseModel) else None
+        if value is None and isinstance(doc, Mapping):
+            value = doc.get(name)
+        if isinstance(value, str):
+            return value
+    return type(doc).__name__
+
+
+def parse_json(text: str, model: type[M] | Any, *, what: str) -> M:
+    """Parse stored JSON text as `model` (a pydantic model, or any type TypeAdapter accepts)."""
+    try:
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            return model.model_validate_json(text)  # type: ignore[return-value]
+        adapter: TypeAdapter[M] = TypeAdapter(model)
+        return adapter.validate_json(text)
+    except (ValidationError, ValueError, TypeError) as exc:
+        raise CorruptRow(what=what, reason=_first_line(exc)) from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return " ".join(text[:3])[:300] if text else type(exc).__name__
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=False)
+
+
+class GameRecord(_Row):
+    id: int
+    channel_id: int
+    guild_id: int | None
+    status: Literal["active", "finished"]
+    state: str
+    version: int
+    last_seq: int
+    seed: bytes | None
+    commitment: str | None
+    next_roll: int
+    result: str | None
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+
+    def state_as(self, model: type[M] | Any) -> M:
+        parsed: M = parse_json(self.state, model, what=f"games.state (game {self.id}, channel {self.channel_id})")
+        return parsed
+
+    def state_dict(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = self.state_as(dict[str, Any])
+        return parsed
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+class EventRecord(_Row):
+    game_id: int
+    seq: int
+    version: int
+    actor: int | None
+    type: str
+    data: str
+    created_at: str
+
+    def data_as(self, model: Any) -> Any:
+        parsed: Any = parse_json(self.data, model, what=f"events.data (game {self.game_id}, seq {self.seq})")
+        return parsed
+
+    def data_dict(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = self.data_as(dict[str, Any])
+        return parsed
+
+
+class RollRecord(_Row):
+    id: int
+    channel_id: int
+    game_id: int | None
+    user_id: int | None
+    number: int | None
+    expression: str
+    faces: str
+    total: int
+    commitment: str | None
+    created_at: str
+
+    def face_list(self) -> list[Any]:
+        parsed: list[Any] = parse_json(self.faces, list[Any], what=f"rolls.faces (roll {self.id})")
+        return parsed
+
+
+class DeckRecord(_Row):
+    user_id: int
+    name: str
+    cards: str
+    created_at: str
+    updated_at: str
+
+    def card_list(self) -> list[Any]:
+        parsed: list[Any] = parse_json(self.cards, list[Any], what=f"decks.cards ({self.user_id}/{self.name})")
+        return parsed
+
+
+class NewRoll(BaseModel):
+    """A roll to file: in a game (with its fair-dice number and commitment) or outside one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    expression: str
+    faces: list[Any]
+    total: int
+    user_id: int | None = None
+    number: int | None = None
+    commitment: str | None = None
+
+
+class GuildSettingsRecord(_Row):
+    guild_id: int
+    locale: str | None = None
+    options: str = "{}"
+    judge_role_id: int | None = None
+
+    def option_dict(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = parse_json(self.options, dict[str, Any], what=f"guild_settings ({self.guild_id})")
+        return parsed
+
+
+class ChannelSettingsRecord(_Row):
+    channel_id: int
+    guild_id: int | None = None
+    locale: str | None = None
+    options: str = "{}"
+
+    def option_dict(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = parse_json(self.options, dict[str, Any], what=f"channel_settings ({self.channel_id})")
+        return parsed

@@ -1,0 +1,242 @@
+"""The durable store: the running game of each channel, its append-only event log, and its rolls.
+
+Every write is one `db.atomic()` transaction. A commit names the version it was computed from and is
+refused with VersionConflict (writing nothing) when the stored game has moved on, so two processes
+sharing the file can never overwrite each other silently.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.store.connection import BUSY_TIMEOUT_MS, open_database, translated
+from bot.store.decks import Decks
+from bot.store.errors import GameAlreadyRunning, NoGame, VersionConflict
+from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
+from bot.store.rolls import Rolls, insert_rolls
+from bot.store.rows import as_records
+from bot.store.settings import SettingsTables
+
+_GAME_COLUMNS = (
+    "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
+    "created_at, updated_at, finished_at"
+)
+
+
+class Store:
+    """One connection to the referee's SQLite file. Not shared between threads."""
+
+    def __init__(self, db: Database, path: Path) -> None:
+        self.db = db
+        self.path = path
+        self.rolls = Rolls(db, path)
+        self.decks = Decks(db, path)
+        self.settings = SettingsTables(db, path)
+
+    @classmethod
+    def open(cls, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
+        path = Path(path)
+        return cls(open_database(path, busy_timeout_ms=busy_timeout_ms), path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def find(self, channel_id: int) -> GameRecord | None:
+        """The channel's running game, or None."""
+        return self._one_game("channel_id = ? AND status = 'active'", (channel_id,))
+
+    def load(self, channel_id: int) -> GameRecord:
+        """The channel's running game; NoGame when there is none."""
+        game = self.find(channel_id)
+        if game is None:
+            raise NoGame(channel=channel_id)
+        return game
+
+    def game(self, game_id: int) -> GameRecord:
+        """Any game, running or finished, by its id."""
+        game = self._one_game("id = ?", (game_id,))
+        if game is None:
+            raise NoGame(channel=f"#{game_id}")
+        return game
+
+    def latest(self, channel_id: int) -> GameRecord:
+        """The running game of the channel, else its most recently finished one (for log and replay)."""
+        game = self._one_game("channel_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1", (channel_id,))
+        if game is None:
+            raise NoGame(channel=channel_id)
+        return game
+
+    def history(self, channel_id: int) -> list[GameRecord]:
+        """Every game the channel has had, oldest first."""
+        with translated(self.path):
+            cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id", (channel_id,))
+            return as_records(cur, GameRecord, what="games row")
+
+    def events(self, game_id: int, *, after_seq: int = 0) -> list[EventRecord]:
+        """The game's log in order (append-only; undo and rollback are events in it too)."""
+        with translated(self.path):
+            cur = self.db.execute(
+                "SELECT game_id, seq, version, actor, type, data, created_at FROM events "
+                "WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after_seq),
+            )
+            return as_records(cur, EventRecord, what="events row")
+
+    def active_channels(self) -> list[int]:
+        with translated(self.path):
+            return [r[0] for r in self.db.execute("SELECT channel_id FROM games WHERE status = 'active'").fetchall()]
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def start(
+        self,
+        channel_id: int,
+        state: JsonLike,
+        events: Sequence[JsonLike] = (),
+        *,
+        guild_id: int | None = None,
+        actor: int | None = None,
+        seed: bytes | None = None,
+        commitment: str | None = None,
+        next_roll: int = 0,
+        rolls: Sequence[NewRoll] = (),
+    ) -> GameRecord:
+        """Open a new game in the channel at version 1; GameAlreadyRunning if one is running."""
+        now = now_text()
+        with translated(self.path), self.db.atomic():
+            try:
+                cur = self.db.execute(
+                    "INSERT INTO games (channel_id, guild_id, status, state, version, last_seq, seed, commitment, "
+                    "next_roll, created_at, updated_at) VALUES (?, ?, 'active', ?, 1, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_GAME_COLUMNS}",
+                    (channel_id, guild_id, to_json(state), len(events), seed, commitment, next_roll, now, now),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise GameAlreadyRunning(channel=channel_id) from exc
+            game = as_records(cur, GameRecord, what="games row")[0]
+            self._append(game.id, 0, 1, events, actor, now)
+            insert_rolls(self.db, channel_id, game.id, rolls, now)
+        return game
+
+    def commit(
+        self,
+        channel_id: int,
+        new_state: JsonLike,
+        events: Sequence[JsonLike],
+        expected_version: int,
+        *,
+        game_id: int | None = None,
+        actor: int | None = None,
+        next_roll: int | None = None,
+        rolls: Sequence[NewRoll] = (),
+    ) -> GameRecord:
+        """Write the new state and its events in one transaction, only if the stored version is
+        `expected_version` (and the game is `game_id`, when given). Otherwise VersionConflict or
+        NoGame, and nothing is written. Returns the game as stored now (version + 1)."""
+        return self._write(
+            channel_id, new_state, events, expected_version, game_id, actor, next_roll, rolls, finish=None
+        )
+
+    def finish(
+        self,
+        channel_id: int,
+        final_state: JsonLike,
+        events: Sequence[JsonLike],
+        expected_version: int,
+        *,
+        result: JsonLike | None = None,
+        game_id: int | None = None,
+        actor: int | None = None,
+    ) -> GameRecord:
+        """Like commit, and archive the game in the same transaction: the channel is free for the next
+        game; the finished one stays readable (log, replay, dice verification with its revealed seed)."""
+        return self._write(
+            channel_id, final_state, events, expected_version, game_id, actor, None, (), finish=result or {}
+        )
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _write(
+        self,
+        channel_id: int,
+        state: JsonLike,
+        events: Sequence[JsonLike],
+        expected_version: int,
+        game_id: int | None,
+        actor: int | None,
+        next_roll: int | None,
+        rolls: Sequence[NewRoll],
+        finish: JsonLike | None,
+    ) -> GameRecord:
+        now = now_text()
+        finishing = finish is not None
+        sql = (
+            "UPDATE games SET state = ?, version = version + 1, last_seq = last_seq + ?, "
+            "next_roll = COALESCE(?, next_roll), updated_at = ?"
+            + (", status = 'finished', finished_at = ?, result = ?" if finishing else "")
+            + " WHERE channel_id = ? AND status = 'active' AND version = ?"
+            + (" AND id = ?" if game_id is not None else "")
+            + f" RETURNING {_GAME_COLUMNS}"
+        )
+        params: list[Any] = [to_json(state), len(events), next_roll, now]
+        if finish is not None:
+            params += [now, to_json(finish)]
+        params += [channel_id, expected_version]
+        if game_id is not None:
+            params.append(game_id)
+        with translated(self.path), self.db.atomic():
+            # The version check and the write are one statement: nothing can slip in between.
+            found = as_records(self.db.execute(sql, params), GameRecord, what="games row")
+            if not found:
+                self._refuse(channel_id, expected_version, game_id)
+            game = found[0]
+            self._append(game.id, game.last_seq - len(events), game.version, events, actor, now)
+            insert_rolls(self.db, channel_id, game.id, rolls, now)
+        return game
+
+    def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> None:
+        current = self.find(channel_id)
+        if current is None:
+            raise NoGame(channel=channel_id)
+        found = current.version if game_id in (None, current.id) else f"{current.version} (game #{current.id})"
+        raise VersionConflict(channel=channel_id, expected=expected_version, found=found)
+
+    def _append(
+        self, game_id: int, last_seq: int, version: int, events: Sequence[JsonLike], actor: int | None, now: str
+    ) -> None:
+        if not events:
+            return
+        rows = [
+            (game_id, last_seq + i, version, actor, event_type(e), to_json(e), now)
+            for i, e in enumerate(events, start=1)
+        ]
+        self.db.conn.executemany(
+            "INSERT INTO events (game_id, seq, version, actor, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    def _one_game(self, where: str, params: tuple[Any, ...]) -> GameRecord | None:
+        with translated(self.path):
+            cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params)
+            found = as_records(cur, GameRecord, what="games row")
+        return found[0] if found else None
+
+    def iter_games(self) -> Iterator[GameRecord]:
+        """Every game in the file (for checks and the benchmark)."""
+        with translated(self.path):
+            cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
+            yield from as_records(cur, GameRecord, what="games row")

@@ -1,0 +1,122 @@
+"""The running game of a channel: start, commit with a version check, archive, reopen."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import GameAlreadyRunning, NoGame, Store, VersionConflict
+
+CHANNEL = 1001
+
+
+def _start(store: Store, channel: int = CHANNEL) -> int:
+    game = store.start(
+        channel, {"turn": 0, "log": []}, [{"type": "GameStarted", "players": [1, 2]}], guild_id=77, actor=1
+    )
+    return game.id
+
+
+def test_the_file_and_its_folder_are_created_on_first_use_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "referee.sqlite3"
+    with Store.open(path) as store:
+        _start(store)
+    assert path.is_file()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_commit_writes_state_and_events_together_and_bumps_the_version(store: Store) -> None:
+    game_id = _start(store)
+    game = store.load(CHANNEL)
+    assert (game.version, game.guild_id, game.state_dict()) == (1, 77, {"turn": 0, "log": []})
+    after = store.commit(
+        CHANNEL, {"turn": 1, "log": ["a"]}, [{"type": "Drew", "n": 1}, {"type": "Passed"}], 1, actor=2
+    )
+    assert after.version == 2
+    assert store.load(CHANNEL).state_dict() == {"turn": 1, "log": ["a"]}
+    events = store.events(game_id)
+    assert [(e.seq, e.version, e.type, e.actor) for e in events] == [
+        (1, 1, "GameStarted", 1),
+        (2, 2, "Drew", 2),
+        (3, 2, "Passed", 2),
+    ]
+    assert events[1].data_dict() == {"type": "Drew", "n": 1}
+
+
+def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
+    game_id = _start(store)
+    store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1)
+    with pytest.raises(VersionConflict) as info:
+        store.commit(CHANNEL, {"turn": 99}, [{"type": "B"}], 1)
+    assert "1001" in info.value.bilingual()
+    assert store.load(CHANNEL).state_dict() == {"turn": 1}
+    assert store.load(CHANNEL).version == 2
+    assert [e.type for e in store.events(game_id)] == ["GameStarted", "A"]
+
+
+def test_two_connections_on_one_file_the_loser_gets_a_conflict(db_path: Path) -> None:
+    with Store.open(db_path) as first, Store.open(db_path) as second:
+        _start(first)
+        seen_by_first, seen_by_second = first.load(CHANNEL), second.load(CHANNEL)
+        first.commit(CHANNEL, {"by": "first"}, [{"type": "X"}], seen_by_first.version)
+        with pytest.raises(VersionConflict):
+            second.commit(CHANNEL, {"by": "second"}, [{"type": "Y"}], seen_by_second.version)
+        assert second.load(CHANNEL).state_dict() == {"by": "first"}
+
+
+def test_an_unknown_channel_is_a_clear_error(store: Store) -> None:
+    with pytest.raises(NoGame) as info:
+        store.load(4242)
+    assert "4242" in info.value.bilingual()
+    with pytest.raises(NoGame):
+        store.commit(4242, {}, [{"type": "X"}], 1)
+    assert store.find(4242) is None
+
+
+def test_one_running_game_per_channel(store: Store) -> None:
+    _start(store)
+    with pytest.raises(GameAlreadyRunning):
+        _start(store)
+    assert len(store.history(CHANNEL)) == 1
+
+
+def test_a_finished_game_frees_the_channel_and_stays_readable(store: Store) -> None:
+    old = _start(store)
+    store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1)
+    done = store.finish(CHANNEL, {"turn": 1, "over": True}, [{"type": "GameEnded"}], 2, result={"winner": 1})
+    assert (done.status, done.version) == ("finished", 3)
+    assert store.find(CHANNEL) is None
+    new = _start(store)
+    assert new != old
+    assert store.game(old).state_dict() == {"turn": 1, "over": True}
+    assert [e.type for e in store.events(old)] == ["GameStarted", "A", "GameEnded"]
+    assert [g.id for g in store.history(CHANNEL)] == [old, new]
+    assert store.latest(CHANNEL).id == new
+
+
+def test_a_commit_aimed_at_a_finished_game_does_not_land_in_the_next_one(store: Store) -> None:
+    old = _start(store)
+    store.finish(CHANNEL, {"over": True}, [], 1)
+    _start(store)  # the new game is at version 1 too
+    with pytest.raises(VersionConflict):
+        store.commit(CHANNEL, {"late": True}, [{"type": "Late"}], 1, game_id=old)
+    assert store.load(CHANNEL).state_dict() == {"turn": 0, "log": []}
+
+
+def test_the_game_survives_closing_and_reopening_the_file(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        _start(store)
+        store.commit(CHANNEL, {"turn": 5}, [{"type": "A"}], 1, next_roll=3)
+    with Store.open(db_path) as store:
+        game = store.load(CHANNEL)
+        assert (game.state_dict(), game.version, game.next_roll) == ({"turn": 5}, 2, 3)
+
+
+def test_the_event_log_is_append_only_in_the_database_itself(store: Store, db_path: Path) -> None:
+    game_id = _start(store)
+    with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+    assert len(store.events(game_id)) == 1
