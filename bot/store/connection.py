@@ -15,8 +15,11 @@ from bot.store.migrations import migrate
 BUSY_TIMEOUT_MS = 5000
 
 
-def open_database(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
-    """Open (creating on first use) the database at `path`, in WAL mode, migrated to this schema."""
+def open_database(
+    path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, stop_before: str | None = None
+) -> Database:
+    """Open (creating on first use) the database at `path`, in WAL mode, migrated to this schema
+    (`stop_before` a migration name leaves it at an older one: for upgrade tests)."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -34,7 +37,7 @@ def open_database(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Data
             # FULL: a commit the player saw acknowledged survives a power cut, not only a killed process.
             db.execute("PRAGMA synchronous = FULL")
             db.execute("PRAGMA foreign_keys = ON")
-            migrate(db)
+            migrate(db, stop_before=stop_before)
     except BaseException:
         conn.close()
         raise

@@ -77,6 +77,7 @@ class GameRecord(_Row):
     created_at: str
     updated_at: str
     finished_at: str | None
+    table_id: str | None = None
 
     def state_as(self, model: type[M] | Any) -> M:
         parsed: M = parse_json(self.state, model, what=f"games.state (game {self.id}, channel {self.channel_id})")

@@ -25,7 +25,7 @@ from bot.store.settings import SettingsTables
 
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
-    "created_at, updated_at, finished_at"
+    "created_at, updated_at, finished_at, table_id"
 )
 
 
@@ -112,6 +112,7 @@ class Store:
         actor: int | None = None,
         seed: bytes | None = None,
         commitment: str | None = None,
+        table_id: str | None = None,
         next_roll: int = 0,
         rolls: Sequence[NewRoll] = (),
     ) -> GameRecord:
@@ -121,9 +122,20 @@ class Store:
             try:
                 cur = self.db.execute(
                     "INSERT INTO games (channel_id, guild_id, status, state, version, last_seq, seed, commitment, "
-                    "next_roll, created_at, updated_at) VALUES (?, ?, 'active', ?, 1, ?, ?, ?, ?, ?, ?) "
+                    "table_id, next_roll, created_at, updated_at) VALUES (?, ?, 'active', ?, 1, ?, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {_GAME_COLUMNS}",
-                    (channel_id, guild_id, to_json(state), len(events), seed, commitment, next_roll, now, now),
+                    (
+                        channel_id,
+                        guild_id,
+                        to_json(state),
+                        len(events),
+                        seed,
+                        commitment,
+                        table_id,
+                        next_roll,
+                        now,
+                        now,
+                    ),
                 )
             except sqlite3.IntegrityError as exc:
                 raise GameAlreadyRunning(channel=channel_id) from exc

@@ -1,0 +1,25 @@
+"""Schema upgrades keep what an older version stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store import Store
+from bot.store.connection import open_database
+from bot.store.migrations import KNOWN, schema_version
+
+
+def test_an_older_database_is_upgraded_in_place_and_keeps_its_games(db_path: Path) -> None:
+    old = open_database(db_path, stop_before="m002_table_id")
+    assert schema_version(old) == ["m001_tables"]
+    old.execute(
+        "INSERT INTO games (channel_id, state, version, created_at, updated_at) VALUES (9, '{\"hp\": 7}', 4, 'a', 'a')"
+    )
+    old.close()
+    with Store.open(db_path) as store:
+        assert schema_version(store.db) == KNOWN
+        game = store.load(9)
+        assert (game.state_dict(), game.version, game.table_id) == ({"hp": 7}, 4, None)
+        store.commit(9, {"hp": 6}, [{"type": "Hit"}], 4)
+    with Store.open(db_path) as store:
+        assert store.load(9).version == 5
