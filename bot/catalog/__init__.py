@@ -21,6 +21,7 @@ from bot.catalog.cards import (
     Spell,
     Trigger,
 )
+from bot.catalog.catalog import Catalog, UnknownCard, UnknownDeck, WrongCardType
 from bot.catalog.decks import Deck, DeckEntry, DeckRules, Equipment
 from bot.catalog.effects import (
     EFFECT_KINDS,
@@ -40,7 +41,9 @@ from bot.catalog.effects import (
     UnitTarget,
     UntapEffect,
 )
+from bot.catalog.loader import CardFile, DeckFile, load_catalog
 from bot.catalog.names import normalize_name
+from bot.catalog.problems import CatalogError, Problem
 
 __all__ = [
     "CARD_TYPES",
@@ -50,12 +53,16 @@ __all__ = [
     "AuraCompolta",
     "Card",
     "CardBase",
+    "CardFile",
     "CardId",
     "CardType",
+    "Catalog",
+    "CatalogError",
     "ContinuingEffect",
     "DamageEffect",
     "Deck",
     "DeckEntry",
+    "DeckFile",
     "DeckRules",
     "DrawEffect",
     "Effect",
@@ -66,6 +73,7 @@ __all__ = [
     "ManualEffect",
     "ModifyDefEffect",
     "PlayerTarget",
+    "Problem",
     "Resonator",
     "SephirotCode",
     "SimpleEffect",
@@ -76,6 +84,10 @@ __all__ = [
     "Timing",
     "Trigger",
     "UnitTarget",
+    "UnknownCard",
+    "UnknownDeck",
     "UntapEffect",
+    "WrongCardType",
+    "load_catalog",
     "normalize_name",
 ]

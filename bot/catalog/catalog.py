@@ -1,0 +1,220 @@
+"""The Catalog: every card and deck, checked against each other, with lookup by id and by name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
+from typing import TypeVar
+
+from bot.catalog.cards import DECK_CARD_TYPES, Card, CardBase
+from bot.catalog.decks import Deck, DeckRules
+from bot.catalog.names import normalize_name
+from bot.catalog.problems import CatalogError, Problem
+from bot.errors import RefereeError
+
+C = TypeVar("C", bound=CardBase)
+
+
+class UnknownCard(RefereeError):
+    key = "cards.unknown_card"
+
+
+class UnknownDeck(RefereeError):
+    key = "cards.unknown_deck"
+
+
+class WrongCardType(RefereeError):
+    key = "cards.wrong_type"
+
+
+class Catalog:
+    """Cards and decks by id. Build it with `load_catalog()` or `Catalog.build(...)`; both check everything."""
+
+    def __init__(
+        self,
+        cards: Mapping[str, Card],
+        decks: Mapping[str, Deck],
+        rules: DeckRules,
+        sources: Mapping[str, str] | None = None,
+        notices: Mapping[str, str] | None = None,
+    ) -> None:
+        self.cards: Mapping[str, Card] = MappingProxyType(dict(cards))
+        self.decks: Mapping[str, Deck] = MappingProxyType(dict(decks))
+        self.rules = rules
+        self._sources = dict(sources or {})
+        self._notices = dict(notices or {})
+        self._names: dict[str, str] = {}
+        for card in self.cards.values():
+            for name in card.names():
+                self._names.setdefault(name, card.id)
+        self._deck_names: dict[str, str] = {}
+        for deck in self.decks.values():
+            for name in (deck.id, deck.name, deck.name_en or ""):
+                if name:
+                    self._deck_names.setdefault(normalize_name(name), deck.id)
+
+    @classmethod
+    def build(cls, cards: Iterable[Card], decks: Iterable[Deck] = (), rules: DeckRules | None = None) -> Catalog:
+        """A catalog from models made in code (tests, tools); raises CatalogError listing every problem."""
+        rules = rules or DeckRules()
+        problems: list[Problem] = []
+        card_map: dict[str, Card] = {}
+        for card in cards:
+            if card.id in card_map:
+                problems.append(
+                    Problem(
+                        file="",
+                        item=card.id,
+                        field="id",
+                        key="cards.problem.duplicate_card",
+                        args={"id": card.id, "other": ""},
+                    )
+                )
+            card_map[card.id] = card
+        deck_map: dict[str, Deck] = {}
+        for deck in decks:
+            if deck.id in deck_map:
+                problems.append(
+                    Problem(
+                        file="",
+                        item=deck.id,
+                        field="id",
+                        key="cards.problem.duplicate_deck",
+                        args={"id": deck.id, "other": ""},
+                    )
+                )
+            deck_map[deck.id] = deck
+        problems.extend(name_clashes(card_map.values(), {}))
+        for deck in deck_map.values():
+            problems.extend(check_deck(deck, card_map, rules, file=""))
+        if problems:
+            raise CatalogError(problems)
+        return cls(card_map, deck_map, rules)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.cards
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards.values())
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def get(self, card_id: str) -> Card:
+        """The card with this id; UnknownCard if there is none."""
+        try:
+            return self.cards[card_id]
+        except KeyError:
+            raise UnknownCard(card=card_id) from None
+
+    def get_as(self, card_id: str, kind: type[C]) -> C:
+        """The card with this id, which must be of class `kind` (e.g. Arcastella); WrongCardType otherwise."""
+        card = self.get(card_id)
+        if not isinstance(card, kind):
+            raise WrongCardType(card=card_id, actual=card.type)
+        return card
+
+    def find(self, name: str) -> Card | None:
+        """The card whose id, Japanese name or English name equals `name` after normalisation.
+
+        Normalisation: NFKC (full-width and half-width forms), case, hiragana as katakana, and the
+        middle dot ・, spaces and hyphens ignored. So 「ルミナ・ヴェール」, "るみなヴぇーる" and
+        "ﾙﾐﾅｳﾞｪｰﾙ" find the same card.
+        """
+        card_id = self._names.get(normalize_name(name))
+        return self.cards[card_id] if card_id is not None else None
+
+    def search(self, text: str, limit: int = 25) -> list[Card]:
+        """Cards matching `text`: exact names first, then prefixes, then substrings (for autocomplete)."""
+        wanted = normalize_name(text)
+        ranked: list[tuple[int, str, Card]] = []
+        for card in self.cards.values():
+            names = card.names()
+            if wanted in names:
+                rank = 0
+            elif any(n.startswith(wanted) for n in names):
+                rank = 1
+            elif any(wanted in n for n in names):
+                rank = 2
+            else:
+                continue
+            ranked.append((rank, card.id, card))
+        return [card for _, _, card in sorted(ranked, key=lambda r: (r[0], r[1]))][:limit]
+
+    def find_deck(self, name: str) -> Deck | None:
+        """The deck whose id, Japanese or English name equals `name` after normalisation."""
+        deck_id = self._deck_names.get(normalize_name(name))
+        return self.decks[deck_id] if deck_id is not None else None
+
+    def deck(self, name: str) -> Deck:
+        """Like find_deck, but UnknownDeck if there is none."""
+        deck = self.find_deck(name)
+        if deck is None:
+            raise UnknownDeck(deck=name)
+        return deck
+
+    def source(self, item_id: str) -> str | None:
+        """The file a card or deck came from, relative to the cards folder."""
+        return self._sources.get(item_id)
+
+    def notice(self, item_id: str) -> str | None:
+        """The notice of the file a card or deck came from (e.g. that it is sample data)."""
+        return self._notices.get(item_id)
+
+
+def name_clashes(cards: Iterable[Card], sources: Mapping[str, str]) -> list[Problem]:
+    """Two cards that normalise to the same name would make find() ambiguous, so that is a problem."""
+    owner: dict[str, str] = {}
+    problems: list[Problem] = []
+    for card in cards:
+        for name in card.names():
+            other = owner.setdefault(name, card.id)
+            if other != card.id:
+                problems.append(
+                    Problem(
+                        file=sources.get(card.id, ""),
+                        item=card.id,
+                        field="name",
+                        key="cards.problem.name_clash",
+                        args={"name": name, "other": other},
+                    )
+                )
+    return problems
+
+
+def check_deck(deck: Deck, cards: Mapping[str, Card], rules: DeckRules, file: str) -> list[Problem]:
+    """Everything about a deck that needs the catalog: ids exist, types fit, copies and size obey the rules."""
+    problems: list[Problem] = []
+
+    def add(field: str, key: str, **args: object) -> None:
+        problems.append(
+            Problem(
+                file=file,
+                item=deck.id,
+                field=field,
+                key=f"cards.problem.{key}",
+                args={k: str(v) for k, v in args.items()},
+            )
+        )
+
+    def expect(field: str, card_id: str, types: tuple[str, ...]) -> bool:
+        card = cards.get(card_id)
+        if card is None:
+            add(field, "unknown_card", deck=deck.id, card=card_id)
+            return False
+        if card.type not in types:
+            add(field, "wrong_type", card=card_id, actual=card.type, expected=" / ".join(types))
+            return False
+        return True
+
+    for i, arcastella in enumerate(deck.arcastella):
+        expect(f"arcastella[{i}]", arcastella, ("arcastella",))
+    for i, equipment in enumerate(deck.equipment):
+        expect(f"equipment[{i}].code", equipment.code, ("sephirot_code",))
+    for i, entry in enumerate(deck.cards):
+        expect(f"cards[{i}].id", entry.id, DECK_CARD_TYPES)
+        if entry.count > rules.max_copies:
+            add(f"cards[{i}].count", "too_many_copies", card=entry.id, count=entry.count, max=rules.max_copies)
+    if deck.size != rules.size:
+        add("cards", "deck_size", size=deck.size, expected=rules.size)
+    return problems

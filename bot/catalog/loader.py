@@ -1,0 +1,173 @@
+"""Reading cards/: card files (`*.toml`) and deck files (`decks/*.toml`), every problem collected."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from bot.catalog.cards import Card
+from bot.catalog.catalog import Catalog, check_deck, name_clashes
+from bot.catalog.decks import Deck, DeckRules
+from bot.catalog.problems import CatalogError, Problem, from_pydantic
+from bot.paths import data_folder
+
+DECKS_FOLDER = "decks"
+_CARD = TypeAdapter[Card](Card)
+
+
+class CardFile(BaseModel):
+    """A card file: an optional notice and a list of cards (`[[cards]]` tables)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", title="HorizonNotes Referee card file")
+
+    notice: str | None = Field(default=None, description="Shown with every card of the file, e.g. SAMPLE DATA.")
+    cards: tuple[Card, ...] = Field(description="The cards.")
+
+
+class DeckFile(Deck):
+    """A deck file: the deck's fields at the top level, and an optional notice."""
+
+    model_config = ConfigDict(title="HorizonNotes Referee deck file")
+
+    notice: str | None = Field(default=None, description="Shown with the deck, e.g. SAMPLE DATA.")
+
+
+def is_deck_file(path: Path, root: Path | None = None) -> bool:
+    """Deck files live in a `decks` folder."""
+    parent = path.parent
+    return parent.name == DECKS_FOLDER and (root is None or parent.parent == root)
+
+
+class Loader:
+    """Collects cards, decks and problems from files; `catalog()` checks decks against the cards."""
+
+    def __init__(self, root: Path | None = None, rules: DeckRules | None = None) -> None:
+        self.root = root
+        self.rules = rules or DeckRules()
+        self.cards: dict[str, Card] = {}
+        self.decks: dict[str, Deck] = {}
+        self.sources: dict[str, str] = {}
+        self.deck_sources: dict[str, str] = {}
+        self.notices: dict[str, str] = {}
+        self.problems: list[Problem] = []
+
+    def name(self, path: Path) -> str:
+        if self.root is not None and path.is_relative_to(self.root):
+            return path.relative_to(self.root).as_posix()
+        return str(path)
+
+    def _read(self, path: Path) -> dict[str, Any] | None:
+        try:
+            with path.open("rb") as fh:
+                return tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            self.problems.append(Problem(file=self.name(path), key="cards.problem.toml", args={"detail": str(exc)}))
+        except (OSError, UnicodeDecodeError) as exc:
+            self.problems.append(
+                Problem(file=self.name(path), key="cards.problem.unreadable", args={"detail": str(exc)})
+            )
+        return None
+
+    def add_card_file(self, path: Path) -> None:
+        """Validate each card of the file on its own, so one broken card hides no other problem."""
+        data = self._read(path)
+        if data is None:
+            return
+        file = self.name(path)
+        for key in sorted(set(data) - {"notice", "cards"}):
+            self.problems.append(Problem(file=file, field=key, key="cards.problem.extra_forbidden"))
+        notice = data.get("notice")
+        raw_cards = data.get("cards")
+        if not isinstance(raw_cards, list) or not raw_cards:
+            self.problems.append(Problem(file=file, field="cards", key="cards.problem.no_cards"))
+            return
+        for index, raw in enumerate(raw_cards):
+            item = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") else f"#{index + 1}"
+            try:
+                card = _CARD.validate_python(raw)
+            except ValidationError as exc:
+                self.problems.extend(from_pydantic(file, item, e) for e in exc.errors())
+                continue
+            if card.id in self.cards:
+                self.problems.append(
+                    Problem(
+                        file=file,
+                        item=card.id,
+                        field="id",
+                        key="cards.problem.duplicate_card",
+                        args={"id": card.id, "other": self.sources[card.id]},
+                    )
+                )
+                continue
+            self.cards[card.id] = card
+            self.sources[card.id] = file
+            if isinstance(notice, str):
+                self.notices[card.id] = notice
+
+    def add_deck_file(self, path: Path) -> None:
+        data = self._read(path)
+        if data is None:
+            return
+        file = self.name(path)
+        item = str(data.get("id") or path.stem)
+        try:
+            deck_file = DeckFile.model_validate(data)
+        except ValidationError as exc:
+            self.problems.extend(from_pydantic(file, item, e) for e in exc.errors())
+            return
+        deck = Deck.model_validate(deck_file.model_dump(exclude={"notice"}))
+        if deck.id in self.decks:
+            self.problems.append(
+                Problem(
+                    file=file,
+                    item=deck.id,
+                    field="id",
+                    key="cards.problem.duplicate_deck",
+                    args={"id": deck.id, "other": self.deck_sources[deck.id]},
+                )
+            )
+            return
+        self.decks[deck.id] = deck
+        self.deck_sources[deck.id] = file
+        if deck_file.notice:
+            self.notices[deck.id] = deck_file.notice
+
+    def add_folder(self, folder: Path) -> None:
+        files = sorted(folder.rglob("*.toml"))
+        if not files:
+            self.problems.append(Problem(file=self.name(folder), key="cards.problem.empty_folder"))
+        for path in files:
+            if is_deck_file(path, folder):
+                self.add_deck_file(path)
+            else:
+                self.add_card_file(path)
+
+    def check(self) -> list[Problem]:
+        """Every problem so far plus those only visible with all files read (names, deck contents)."""
+        problems = list(self.problems)
+        problems.extend(name_clashes(self.cards.values(), self.sources))
+        for deck_id, deck in self.decks.items():
+            problems.extend(check_deck(deck, self.cards, self.rules, self.deck_sources[deck_id]))
+        return problems
+
+    def catalog(self) -> Catalog:
+        problems = self.check()
+        if problems:
+            raise CatalogError(problems)
+        sources: Mapping[str, str] = {**self.sources, **self.deck_sources}
+        return Catalog(self.cards, self.decks, self.rules, sources, self.notices)
+
+
+def load_catalog(cards_dir: Path | None = None, rules: DeckRules | None = None) -> Catalog:
+    """Load and check the cards folder (default: the one bot.paths finds; pass settings.cards_dir).
+
+    Raises CatalogError listing every problem with file, card or deck id and field.
+    """
+    folder = data_folder("cards", cards_dir)
+    loader = Loader(folder, rules)
+    loader.add_folder(folder)
+    return loader.catalog()
