@@ -15,9 +15,7 @@ from bot.store.migrations import migrate
 BUSY_TIMEOUT_MS = 5000
 
 
-def open_database(
-    path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, stop_before: str | None = None
-) -> Database:
+def open_database(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, stop_before: str | None = None) -> Database:
     """Open (creating on first use) the database at `path`, in WAL mode, migrated to this schema
     (`stop_before` a migration name leaves it at an older one: for upgrade tests)."""
     path = Path(path)

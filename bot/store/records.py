@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -42,15 +43,21 @@ def event_type(doc: JsonLike) -> str:
     return type(doc).__name__
 
 
-def parse_json(text: str, model: type[M] | Any, *, what: str) -> M:
-    """Parse stored JSON text as `model` (a pydantic model, or any type TypeAdapter accepts)."""
+def parse_json(text: str, model: Any, *, what: str) -> Any:
+    """Parse stored JSON text as `model`: a pydantic model, a TypeAdapter, or any type TypeAdapter accepts."""
     try:
         if isinstance(model, type) and issubclass(model, BaseModel):
-            return model.model_validate_json(text)  # type: ignore[return-value]
-        adapter: TypeAdapter[M] = TypeAdapter(model)
+            return model.model_validate_json(text)
+        adapter = model if isinstance(model, TypeAdapter) else _adapter(model)
         return adapter.validate_json(text)
     except (ValidationError, ValueError, TypeError) as exc:
         raise CorruptRow(what=what, reason=_first_line(exc)) from exc
+
+
+@cache
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    # Building a TypeAdapter costs far more than using one.
+    return TypeAdapter(model)
 
 
 def _first_line(exc: BaseException) -> str:

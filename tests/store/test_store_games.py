@@ -32,9 +32,7 @@ def test_a_commit_writes_state_and_events_together_and_bumps_the_version(store: 
     game_id = _start(store)
     game = store.load(CHANNEL)
     assert (game.version, game.guild_id, game.state_dict()) == (1, 77, {"turn": 0, "log": []})
-    after = store.commit(
-        CHANNEL, {"turn": 1, "log": ["a"]}, [{"type": "Drew", "n": 1}, {"type": "Passed"}], 1, actor=2
-    )
+    after = store.commit(CHANNEL, {"turn": 1, "log": ["a"]}, [{"type": "Drew", "n": 1}, {"type": "Passed"}], 1, actor=2)
     assert after.version == 2
     assert store.load(CHANNEL).state_dict() == {"turn": 1, "log": ["a"]}
     events = store.events(game_id)
