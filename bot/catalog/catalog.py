@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.catalog.cards import DECK_CARD_TYPES, Card, CardBase
 from bot.catalog.decks import Deck, DeckRules
@@ -182,39 +183,92 @@ def name_clashes(cards: Iterable[Card], sources: Mapping[str, str]) -> list[Prob
     return problems
 
 
-def check_deck(deck: Deck, cards: Mapping[str, Card], rules: DeckRules, file: str) -> list[Problem]:
+def check_deck(
+    deck: Deck, cards: Mapping[str, Card], rules: DeckRules, file: str, broken: Collection[str] = ()
+) -> list[Problem]:
     """Everything about a deck that needs the catalog: ids exist, types fit, copies and size obey the rules."""
+    return check_deck_refs(
+        DeckRefs(
+            deck=deck.id,
+            arcastella=list(deck.arcastella),
+            codes=[e.code for e in deck.equipment],
+            entries=[(e.id, e.count) for e in deck.cards],
+        ),
+        cards,
+        rules,
+        file,
+        broken,
+    )
+
+
+@dataclass
+class DeckRefs:
+    """What a deck refers to. Also read from a deck file that failed validation, so its unknown ids are
+    reported together with its other problems. `complete` is False when some entries could not be read."""
+
+    deck: str
+    arcastella: list[str]
+    codes: list[str]
+    entries: list[tuple[str, int]]
+    complete: bool = True
+
+    @classmethod
+    def from_raw(cls, deck: str, data: Mapping[str, Any]) -> DeckRefs:
+        def strings(value: Any) -> list[str]:
+            return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+        raw_equipment = data.get("equipment")
+        codes = [e.get("code") for e in raw_equipment if isinstance(e, dict)] if isinstance(raw_equipment, list) else []
+        raw_cards = data.get("cards")
+        raw_cards = raw_cards if isinstance(raw_cards, list) else []
+        entries = [
+            (e["id"], e.get("count", 1))
+            for e in raw_cards
+            if isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("count", 1), int)
+        ]
+        return cls(
+            deck=deck,
+            arcastella=strings(data.get("arcastella")),
+            codes=[c for c in codes if isinstance(c, str)],
+            entries=entries,
+            complete=bool(raw_cards) and len(entries) == len(raw_cards),
+        )
+
+
+def check_deck_refs(
+    refs: DeckRefs, cards: Mapping[str, Card], rules: DeckRules, file: str, broken: Collection[str] = ()
+) -> list[Problem]:
+    """The catalog checks of one deck's references. Ids in `broken` name cards that exist in the files but
+    failed validation: their own problems are reported already, so they are not called unknown here."""
     problems: list[Problem] = []
 
     def add(field: str, key: str, **args: object) -> None:
         problems.append(
             Problem(
                 file=file,
-                item=deck.id,
+                item=refs.deck,
                 field=field,
                 key=f"cards.problem.{key}",
                 args={k: str(v) for k, v in args.items()},
             )
         )
 
-    def expect(field: str, card_id: str, types: tuple[str, ...]) -> bool:
+    def expect(field: str, card_id: str, types: tuple[str, ...]) -> None:
         card = cards.get(card_id)
-        if card is None:
-            add(field, "unknown_card", deck=deck.id, card=card_id)
-            return False
-        if card.type not in types:
+        if card is None and card_id not in broken:
+            add(field, "unknown_card", deck=refs.deck, card=card_id)
+        elif card is not None and card.type not in types:
             add(field, "wrong_type", card=card_id, actual=card.type, expected=" / ".join(types))
-            return False
-        return True
 
-    for i, arcastella in enumerate(deck.arcastella):
+    for i, arcastella in enumerate(refs.arcastella):
         expect(f"arcastella[{i}]", arcastella, ("arcastella",))
-    for i, equipment in enumerate(deck.equipment):
-        expect(f"equipment[{i}].code", equipment.code, ("sephirot_code",))
-    for i, entry in enumerate(deck.cards):
-        expect(f"cards[{i}].id", entry.id, DECK_CARD_TYPES)
-        if entry.count > rules.max_copies:
-            add(f"cards[{i}].count", "too_many_copies", card=entry.id, count=entry.count, max=rules.max_copies)
-    if deck.size != rules.size:
-        add("cards", "deck_size", size=deck.size, expected=rules.size)
+    for i, code in enumerate(refs.codes):
+        expect(f"equipment[{i}].code", code, ("sephirot_code",))
+    for i, (card_id, count) in enumerate(refs.entries):
+        expect(f"cards[{i}].id", card_id, DECK_CARD_TYPES)
+        if count > rules.max_copies:
+            add(f"cards[{i}].count", "too_many_copies", card=card_id, count=count, max=rules.max_copies)
+    size = sum(count for _, count in refs.entries)
+    if refs.complete and size != rules.size:
+        add("cards", "deck_size", size=size, expected=rules.size)
     return problems

@@ -41,7 +41,10 @@ class Deck(Frozen):
     name_en: str | None = Field(default=None, description="English name, if any.")
     text: str = Field(default="", description="A short description of how the deck plays.")
     leader: CardId = Field(description="The leader: one of the three Arcastella.")
-    arcastella: tuple[CardId, ...] = Field(description="Exactly three different Arcastella, the leader among them.")
+    arcastella: tuple[CardId, ...] = Field(
+        description="Exactly three different Arcastella, the leader among them.",
+        json_schema_extra={"minItems": 3, "maxItems": 3, "uniqueItems": True},
+    )
     equipment: tuple[Equipment, ...] = Field(default=(), description="Sephirot codes, at most one per Arcastella.")
     cards: tuple[DeckEntry, ...] = Field(min_length=1, description="The deck (山札).")
 

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from bot.catalog.cards import Card
-from bot.catalog.catalog import Catalog, check_deck, name_clashes
+from bot.catalog.catalog import Catalog, DeckRefs, check_deck, check_deck_refs, name_clashes
 from bot.catalog.decks import Deck, DeckRules
 from bot.catalog.problems import CatalogError, Problem, from_pydantic
 from bot.paths import data_folder
@@ -36,6 +36,24 @@ class DeckFile(Deck):
     notice: str | None = Field(default=None, description="Shown with the deck, e.g. SAMPLE DATA.")
 
 
+def problems_of(exc: ValidationError, file: str, item: str) -> list[Problem]:
+    """The problems of one validation error, without the echoes pydantic adds.
+
+    A list whose item failed is also reported "too short" because the failed item does not count;
+    that echo is dropped when a deeper error explains it.
+    """
+    errors = exc.errors()
+    kept = [
+        e
+        for e in errors
+        if not (
+            e["type"] == "too_short"
+            and any(len(o["loc"]) > len(e["loc"]) and o["loc"][: len(e["loc"])] == e["loc"] for o in errors)
+        )
+    ]
+    return [from_pydantic(file, item, e) for e in kept]
+
+
 def is_deck_file(path: Path, root: Path | None = None) -> bool:
     """Deck files live in a `decks` folder."""
     parent = path.parent
@@ -54,6 +72,8 @@ class Loader:
         self.deck_sources: dict[str, str] = {}
         self.notices: dict[str, str] = {}
         self.problems: list[Problem] = []
+        self.broken_decks: list[tuple[str, DeckRefs]] = []
+        self.broken_cards: set[str] = set()
 
     def name(self, path: Path) -> str:
         if self.root is not None and path.is_relative_to(self.root):
@@ -90,7 +110,8 @@ class Loader:
             try:
                 card = _CARD.validate_python(raw)
             except ValidationError as exc:
-                self.problems.extend(from_pydantic(file, item, e) for e in exc.errors())
+                self.problems.extend(problems_of(exc, file, item))
+                self.broken_cards.add(item)
                 continue
             if card.id in self.cards:
                 self.problems.append(
@@ -117,7 +138,8 @@ class Loader:
         try:
             deck_file = DeckFile.model_validate(data)
         except ValidationError as exc:
-            self.problems.extend(from_pydantic(file, item, e) for e in exc.errors())
+            self.problems.extend(problems_of(exc, file, item))
+            self.broken_decks.append((file, DeckRefs.from_raw(item, data)))
             return
         deck = Deck.model_validate(deck_file.model_dump(exclude={"notice"}))
         if deck.id in self.decks:
@@ -151,8 +173,10 @@ class Loader:
         problems = list(self.problems)
         problems.extend(name_clashes(self.cards.values(), self.sources))
         for deck_id, deck in self.decks.items():
-            problems.extend(check_deck(deck, self.cards, self.rules, self.deck_sources[deck_id]))
-        return problems
+            problems.extend(check_deck(deck, self.cards, self.rules, self.deck_sources[deck_id], self.broken_cards))
+        for file, refs in self.broken_decks:
+            problems.extend(check_deck_refs(refs, self.cards, self.rules, file, self.broken_cards))
+        return sorted(problems, key=lambda p: p.file)  # stable: each file's problems stay in order
 
     def catalog(self) -> Catalog:
         problems = self.check()

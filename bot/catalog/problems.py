@@ -82,6 +82,6 @@ def from_pydantic(file: str, item: str, error: ErrorDetails, prefix: Sequence[in
     key = f"cards.problem.{error['type']}"
     if key not in catalog("ja"):
         key = "cards.problem.other"
-    args = {name: str(value) for name, value in context.items()}
+    args = {name: str(value).strip("'") if name == "discriminator" else str(value) for name, value in context.items()}
     args["detail"] = error["msg"]
     return Problem(file=file, item=item, field=format_location(loc), key=key, args=args)
