@@ -1,0 +1,70 @@
+"""The corpus folder: every `<stem>.txt` with its `<stem>.toml` metadata, plus `lexicon.toml`.
+
+A new document needs no code: drop the text and a metadata file into rules/ and the index
+rebuilds itself, because the index is keyed by a hash of every file here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from bot.rulings.errors import RulingsError
+from bot.rulings.glossary import Lexicon, load_lexicon
+from bot.rulings.models import DocumentMeta, ParsedDocument
+from bot.rulings.parse import parse_document
+
+LEXICON_FILE = "lexicon.toml"
+
+
+def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
+    """(text, metadata) pairs, sorted by file name. A text without metadata is an error, not skipped."""
+    pairs: list[tuple[Path, Path]] = []
+    for text in sorted(rules_dir.glob("*.txt")):
+        meta = text.with_suffix(".toml")
+        if not meta.is_file():
+            raise RulingsError("rulings.meta_missing", file=text.name, meta=meta.name)
+        pairs.append((text, meta))
+    return pairs
+
+
+def corpus_digest(rules_dir: Path, code_version: str) -> str:
+    """A hash of every corpus file and the code version: the index is rebuilt when it changes."""
+    digest = hashlib.sha256(code_version.encode())
+    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / LEXICON_FILE]
+    for path in files:
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def load_meta(path: Path) -> DocumentMeta:
+    try:
+        with path.open("rb") as fh:
+            return DocumentMeta.model_validate(tomllib.load(fh))
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RulingsError("rulings.meta_invalid", file=path.name, detail=detail) from exc
+
+
+def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:
+    documents: list[ParsedDocument] = []
+    seen: dict[str, str] = {}
+    for text_path, meta_path in document_files(rules_dir):
+        meta = load_meta(meta_path)
+        if meta.id in seen:
+            raise RulingsError("rulings.duplicate_id", id=meta.id, first=seen[meta.id], second=meta_path.name)
+        seen[meta.id] = meta_path.name
+        try:
+            text = text_path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise RulingsError("rulings.not_utf8", file=text_path.name) from exc
+        documents.append(parse_document(meta, text))
+    try:
+        lexicon = load_lexicon(rules_dir / LEXICON_FILE)
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        raise RulingsError("rulings.meta_invalid", file=LEXICON_FILE, detail=str(exc).splitlines()[0]) from exc
+    return documents, lexicon

@@ -1,0 +1,80 @@
+"""Glossaries: tooltips inlined by a web page, terminology tables, and the curated game lexicon.
+
+A copied web page repeats a term, then gives its tooltip: `エーテル変換エーテル変換：定義。`.
+We keep one occurrence of the term in the text and turn the definition into a glossary entry.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+_TERM = r"[^\s\[\]【】≪≫《》（）()「」：:。、，,]{2,24}?"
+_OPEN_TO_CLOSE = {"[": "]", "【": "】", "≪": "≫", "（": "）", "(": ")"}
+# Inside brackets the definition runs to the closing bracket (it may hold several sentences).
+_BRACKETED = re.compile(r"(?P<open>[\[【≪（(])(?P<term>" + _TERM + r")(?P=term)[：:](?P<meaning>[^\]】≫）)]*)")
+# Outside brackets it runs to the first 。 after which the sentence resumes (a kana or the line end):
+# `コード：装備カード。攻撃スキルを受けると破損判定あり。を装備` has a two-sentence definition.
+_BARE = re.compile(r"(?P<term>" + _TERM + r")(?P=term)[：:](?P<meaning>.*?。)(?=[\u3041-\u309f]|\s|$)")
+
+
+def clean_tooltips(line: str) -> tuple[str, list[tuple[str, str]]]:
+    """Remove inlined tooltips from one line; return the cleaned line and the (term, meaning) pairs."""
+    found: list[tuple[str, str]] = []
+
+    def bracketed(m: re.Match[str]) -> str:
+        found.append((m["term"], m["meaning"].strip()))
+        return m["open"] + m["term"]
+
+    def bare(m: re.Match[str]) -> str:
+        found.append((m["term"], m["meaning"].strip()))
+        return m["term"]
+
+    line = _BRACKETED.sub(bracketed, line)
+    line = _BARE.sub(bare, line)
+    return line, found
+
+
+_PAREN = re.compile(r"[（(][^）)]*[）)]")
+_QUOTED = re.compile(r"「([^」]+)」")
+
+
+def table_row_entries(english: str, japanese: str) -> list[tuple[str, str]]:
+    """Pairs from one terminology row: `Ward / Support` + `魔除／支援` gives two entries.
+
+    Parenthesised remarks are dropped; a quoted 「term」 stands for the whole cell.
+    """
+    en_parts = [p.strip() for p in _PAREN.sub("", english).split("/") if p.strip()]
+    ja_cell = _PAREN.sub("", japanese)
+    quoted = _QUOTED.findall(ja_cell)
+    ja_parts = quoted or [p.strip() for p in re.split(r"[／/]", ja_cell) if p.strip()]
+    if len(ja_parts) == len(en_parts):
+        return list(zip(en_parts, ja_parts, strict=True))
+    if len(ja_parts) == 1:
+        return [(en, ja_parts[0]) for en in en_parts]
+    return []
+
+
+class Lexicon(BaseModel):
+    """rules/lexicon.toml: English game words → Japanese corpus words, Japanese synonyms, card symbols."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    english: dict[str, list[str]] = Field(default_factory=dict)
+    synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    symbols: dict[str, str] = Field(default_factory=dict)
+    stopwords: list[str] = Field(default_factory=list)
+    english_stopwords: list[str] = Field(default_factory=list)
+
+
+def load_lexicon(path: Path) -> Lexicon:
+    if not path.is_file():
+        return Lexicon()
+    with path.open("rb") as fh:
+        raw = tomllib.load(fh)
+    lexicon = Lexicon.model_validate(raw)
+    # English keys are matched lower-case; keep the file readable with any case.
+    return lexicon.model_copy(update={"english": {k.lower(): v for k, v in lexicon.english.items()}})

@@ -1,0 +1,121 @@
+"""The search index: one SQLite file with an FTS5 table over segmented passages.
+
+The file is named by a hash of the corpus and of INDEX_VERSION, built once into a temporary file
+and renamed into place, so a reader never sees half an index and a changed corpus gets a new file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from bot.rulings.corpus import corpus_digest, load_corpus
+from bot.rulings.glossary import Lexicon
+from bot.rulings.models import ParsedDocument, Passage
+from bot.rulings.tokenize import normalize, tokens
+
+# Bump when parsing, segmentation or the schema change: old index files are then ignored.
+INDEX_VERSION = "rulings-index-4"
+
+SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents(id TEXT PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE passages(rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, json TEXT NOT NULL, terms TEXT NOT NULL);
+CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL);
+CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
+CREATE TABLE unplaced(json TEXT NOT NULL);
+-- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
+CREATE VIRTUAL TABLE passages_fts USING fts5(body, heading, names, tokenize = 'unicode61 remove_diacritics 0');
+"""
+
+
+class Segmented:
+    """A passage's terms per column, and the readings seen for each term (for kana look-ups)."""
+
+    def __init__(self, passage: Passage, lexicon: Lexicon) -> None:
+        stop = frozenset(lexicon.stopwords)
+        body = tokens(normalize(passage.text, lexicon.symbols), stop)
+        self.body = [t.term for t in body]
+        self.heading = [t.term for t in tokens(normalize(passage.section, lexicon.symbols), stop)]
+        self.names = [t.term for t in tokens(normalize(" ".join(passage.names), lexicon.symbols), stop)]
+        self.readings = {(t.term, t.reading) for t in body} | {(t.term, t.surface) for t in body}
+
+
+def index_path(data_dir: Path, rules_dir: Path) -> Path:
+    return data_dir / "rulings" / f"index-{corpus_digest(rules_dir, INDEX_VERSION)[:20]}.sqlite3"
+
+
+def write_rows(
+    db: sqlite3.Connection, rows: Iterable[tuple[str, str, Sequence[str], Sequence[str], Sequence[str]]], start: int = 1
+) -> int:
+    """Insert (id, json, body terms, heading terms, name terms); returns the next free rowid."""
+    rowid = start
+    for pid, payload, body, heading, names in rows:
+        db.execute(
+            "INSERT INTO passages(rowid, id, json, terms) VALUES (?, ?, ?, ?)", (rowid, pid, payload, " ".join(body))
+        )
+        db.execute(
+            "INSERT INTO passages_fts(rowid, body, heading, names) VALUES (?, ?, ?, ?)",
+            (rowid, " ".join(body), " ".join(heading), " ".join(names)),
+        )
+        rowid += 1
+    return rowid
+
+
+def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexicon) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    try:
+        db.executescript(SCHEMA)
+        df: Counter[str] = Counter()
+        readings: dict[str, set[str]] = {}
+        rows = []
+        for document in documents:
+            db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
+            for passage in document.passages:
+                seg = Segmented(passage, lexicon)
+                df.update(set(seg.body) | set(seg.heading) | set(seg.names))
+                for term, reading in seg.readings:
+                    readings.setdefault(term, set()).add(reading)
+                rows.append((passage.id, passage.model_dump_json(), seg.body, seg.heading, seg.names))
+            for entry in document.glossary:
+                db.execute(
+                    "INSERT INTO glossary VALUES (?, ?, ?, ?)",
+                    (entry.term, entry.meaning, entry.language, entry.document),
+                )
+            for item in document.unplaced:
+                db.execute("INSERT INTO unplaced VALUES (?)", (item.model_dump_json(),))
+        write_rows(db, rows)
+        db.executemany(
+            "INSERT INTO vocab VALUES (?, ?, ?)",
+            (
+                (term, count, json.dumps(sorted(readings.get(term, ())), ensure_ascii=False))
+                for term, count in df.items()
+            ),
+        )
+        db.execute("INSERT INTO meta VALUES ('version', ?)", (INDEX_VERSION,))
+        db.execute("INSERT INTO meta VALUES ('passages', ?)", (str(len(rows)),))
+        db.execute("INSERT INTO meta VALUES ('lexicon', ?)", (lexicon.model_dump_json(),))
+        db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
+        db.commit()
+    finally:
+        db.close()
+    os.replace(tmp, path)
+
+
+def ensure_index(data_dir: Path, rules_dir: Path) -> Path:
+    """The index file for the corpus as it is now; built when missing, older ones removed."""
+    path = index_path(data_dir, rules_dir)
+    if not path.is_file():
+        documents, lexicon = load_corpus(rules_dir)
+        build_index(path, documents, lexicon)
+        for old in path.parent.glob("index-*.sqlite3"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    return path

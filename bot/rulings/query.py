@@ -1,0 +1,177 @@
+"""From a player's question to search terms: Japanese segmentation, kana variants of corpus words,
+synonyms, English words through the lexicon and the glossaries, quoted phrases.
+
+Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a player (AND, NEAR,
+`"`, `*`, `:`) are only ever words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.rulings.glossary import Lexicon
+from bot.rulings.tokenize import hiragana_runs, normalize, to_katakana, tokens
+
+MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
+MAX_TERMS = 48
+_PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
+_LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
+_ASCII = re.compile(r"^[a-z0-9'’\-]+$")
+_MIN_KANA_READING = 3
+
+
+@dataclass
+class Vocabulary:
+    """What the corpus knows: document frequencies, readings for kana look-ups, lexicon entries."""
+
+    df: Mapping[str, int]
+    passages: int
+    by_reading: Mapping[str, frozenset[str]]
+    english: Mapping[str, tuple[str, ...]]  # lower-case English word or phrase → corpus terms
+    synonyms: Mapping[str, tuple[str, ...]]  # Japanese word → corpus terms
+    lexicon: Lexicon
+    english_keys_words: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.english_keys_words = frozenset(w for key in self.english for w in key.split())
+
+
+@dataclass
+class QueryPlan:
+    terms: list[str] = field(default_factory=list)  # known to the corpus, in order, unique
+    phrases: list[list[str]] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)  # words the corpus does not know
+    weights: dict[str, float] = field(default_factory=dict)  # term → share of the question it stands for
+
+    def add(self, term: str, vocab: Vocabulary, weight: float = 1.0) -> None:
+        if term in vocab.df:
+            if term not in self.weights:
+                self.terms.append(term)
+            self.weights[term] = max(self.weights.get(term, 0.0), weight)
+        elif term not in self.unknown:
+            self.unknown.append(term)
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms
+
+
+def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> str:
+    """A light English stemmer that only lands on words the lexicon knows."""
+    if word in english or word in known:
+        return word
+    candidates = [word.removesuffix("'s").removesuffix("’s")]
+    for suffix, repl in (
+        ("ies", "y"),
+        ("es", ""),
+        ("s", ""),
+        ("ed", ""),
+        ("ed", "e"),
+        ("d", ""),
+        ("ing", ""),
+        ("ing", "e"),
+    ):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            candidates.append(word[: -len(suffix)] + repl)
+    for candidate in candidates:
+        if candidate in english or candidate in known:
+            return candidate
+    return word
+
+
+def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
+    words = _LATIN_WORD.findall(text.lower())
+    stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
+    stop = frozenset(vocab.lexicon.english_stopwords)
+    i = 0
+    while i < len(words):
+        for n in range(min(5, len(words) - i), 0, -1):
+            for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
+                if key in vocab.english:
+                    for term in vocab.english[key]:
+                        plan.add(term, vocab, weight=1.0 / max(1, len(vocab.english[key])))
+                    break
+            else:
+                continue
+            i += n
+            break
+        else:
+            word = stems[i]
+            if word in stop or words[i] in stop or word.isdigit():
+                pass
+            elif word in vocab.df:
+                plan.add(word, vocab)
+            elif any(c.isdigit() for c in word):  # "2d6", "1d6": the corpus has the pieces
+                for piece in re.findall(r"[a-z]+|[0-9]+", word):
+                    if piece in vocab.df:
+                        plan.add(piece, vocab)
+            elif word not in plan.unknown:
+                plan.unknown.append(word)
+            i += 1
+
+
+def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) -> None:
+    """Hiragana typed for a corpus word (まよけ → 魔除け, えーてる → エーテル): longest reading match."""
+    for start, run in hiragana_runs(text):
+        kata = to_katakana(run)
+        i = 0
+        while i < len(kata):
+            for j in range(len(kata), i + _MIN_KANA_READING - 1, -1):
+                found = vocab.by_reading.get(kata[i:j])
+                if found:
+                    for term in sorted(found):
+                        plan.add(term, vocab, weight=0.8)
+                    covered.update(range(start + i, start + j))
+                    i = j
+                    break
+            else:
+                i += 1
+
+
+def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) -> None:
+    for word, targets in vocab.synonyms.items():
+        at = text.find(word)
+        if at < 0:
+            continue
+        for term in targets:
+            plan.add(term, vocab, weight=0.8)
+        while at >= 0:
+            covered.update(range(at, at + len(word)))
+            at = text.find(word, at + 1)
+
+
+def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
+    lexicon = vocab.lexicon
+    stop = frozenset(lexicon.stopwords)
+    text = normalize(question[:MAX_QUESTION_CHARS], lexicon.symbols)
+    plan = QueryPlan()
+    for match in _PHRASE.finditer(text):
+        quoted = next(g for g in match.groups() if g)
+        phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
+        if len(phrase) > 1 and phrase not in plan.phrases:
+            plan.phrases.append(phrase)
+    # Characters already read as a synonym or a kana variant: Sudachi's pieces of them are not
+    # "unknown words" (えーてる segments as えー + てる, which the corpus does not know).
+    covered: set[int] = set()
+    _synonyms(text, vocab, plan, covered)
+    _kana_variants(text, vocab, plan, covered)
+    for token in tokens(text, stop):
+        if _ASCII.match(token.surface.lower()) and not token.surface.isdigit():
+            continue  # Latin words go through the English path below
+        if token.term in vocab.df or not set(range(token.begin, token.end)) <= covered:
+            plan.add(token.term, vocab)
+    _english(text, vocab, plan)
+    del plan.terms[MAX_TERMS:]
+    return plan
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_match(plan: QueryPlan) -> str:
+    """An FTS5 expression in which every term and phrase is a quoted string joined by OR."""
+    parts = [_quote(t) for t in plan.terms] + [_quote(" ".join(p)) for p in plan.phrases]
+    return " OR ".join(parts)

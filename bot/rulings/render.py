@@ -1,0 +1,85 @@
+"""An answer as text for a terminal or a chat message: each quote first, then where it comes from."""
+
+from __future__ import annotations
+
+import json
+
+from bot.i18n import t
+from bot.rulings.models import Answer, Hit
+
+
+def _quote(text: str) -> str:
+    lines = text.splitlines() or [""]
+    return "「" + "\n  ".join(lines) + "」"
+
+
+def render_hit(number: int, hit: Hit, locale: str) -> list[str]:
+    source = hit.source if locale == "ja" else hit.source_en
+    out = [f"[{number}] {_quote(hit.text)}", "    " + t("rulings.source", locale, source=source, game=hit.game)]
+    out.append("    " + t("rulings.section", locale, section=hit.section))
+    if hit.citations:
+        out.append("    " + t("rulings.citations", locale, citations="".join(f"〔{n}〕" for n in hit.citations)))
+    if hit.unverified:
+        notes = hit.unverified_notes or [""]
+        for note in notes:
+            line = (
+                t("rulings.unverified", locale, note=" ".join(note.split()))
+                if note
+                else t("rulings.unverified_plain", locale)
+            )
+            out.append("    " + line)
+    authority = hit.authority if locale == "ja" else (hit.authority_en or hit.authority)
+    if authority:
+        out.append("    " + t("rulings.authority", locale, note=authority))
+    if hit.related:
+        out.append("    " + t("rulings.related", locale, ids=", ".join(hit.related)))
+    return out
+
+
+def render_answer(answer: Answer, locale: str = "ja") -> str:
+    lines: list[str] = []
+    if answer.cards:
+        lines.append(t("rulings.cards_header", locale))
+        lines.extend("  " + t("rulings.card_line", locale, name=c.name, type=c.type, text=c.text) for c in answer.cards)
+        lines.append("")
+    if not answer.answered:
+        lines.append(t("rulings.not_found", locale))
+        if answer.closest_terms:
+            lines.append(t("rulings.closest_terms", locale, terms="、".join(answer.closest_terms)))
+        else:
+            lines.append(t("rulings.no_terms", locale))
+        return "\n".join(lines)
+    for number, hit in enumerate(answer.hits, start=1):
+        if number > 1:
+            lines.append("")
+        lines.extend(render_hit(number, hit, locale))
+    return "\n".join(lines)
+
+
+def answer_json(answer: Answer) -> str:
+    """The `--json` object: question, answered, hits best first (plus closest terms and cards)."""
+    hits = [
+        {
+            "text": h.text,
+            "game": h.game,
+            "source": h.source,
+            "section": h.section,
+            "kind": h.kind.value,
+            "citations": h.citations,
+            "unverified": h.unverified,
+            "score": h.score,
+            "id": h.id,
+            "unverified_notes": h.unverified_notes,
+            "authority": h.authority,
+            "related": h.related,
+        }
+        for h in answer.hits
+    ]
+    payload = {
+        "question": answer.question,
+        "answered": answer.answered,
+        "hits": hits,
+        "closest_terms": answer.closest_terms,
+        "cards": [c.model_dump() for c in answer.cards],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2)

@@ -1,0 +1,174 @@
+"""The rulebook: open (or build) the index, search it, group restatements, abstain when unsure."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.rulings.glossary import Lexicon
+from bot.rulings.index import ensure_index
+from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Passage
+from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
+from bot.rulings.tokenize import normalize, tokens
+
+# A hit must carry this share of the question's weight (idf-weighted) to count as an answer.
+MIN_COVERAGE = 0.42
+CANDIDATES = 40
+# bm25 weights of the FTS columns: passage body, section heading, names of cards and abilities.
+COLUMN_WEIGHTS = (1.0, 0.35, 0.5)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    passage: Passage
+    score: float
+    coverage: float
+
+
+class Rulebook:
+    """Read-only access to one index file. Not thread-safe (one Sudachi tokenizer, one connection)."""
+
+    def __init__(self, index_file: Path) -> None:
+        self.path = index_file
+        self.db = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True)
+        lexicon = Lexicon.model_validate_json(self._meta("lexicon"))
+        self.documents = {
+            row[0]: DocumentMeta.model_validate_json(row[1])
+            for row in self.db.execute("SELECT id, json FROM documents")
+        }
+        df: dict[str, int] = {}
+        by_reading: dict[str, set[str]] = {}
+        for term, count, readings in self.db.execute("SELECT term, df, readings FROM vocab"):
+            df[term] = count
+            for reading in json.loads(readings):
+                if len(reading) >= 3 and all("\u30a1" <= c <= "\u30fc" for c in reading):
+                    by_reading.setdefault(reading, set()).add(term)
+        stop = frozenset(lexicon.stopwords)
+
+        def corpus_terms(words: Sequence[str]) -> tuple[str, ...]:
+            found = [t.term for w in words for t in tokens(normalize(w, lexicon.symbols), stop)]
+            return tuple(dict.fromkeys(found))
+
+        english: dict[str, tuple[str, ...]] = {}
+        for term, meaning in self.db.execute("SELECT term, meaning FROM glossary WHERE language = 'en'"):
+            english[term.lower()] = corpus_terms([meaning])
+        for key, values in lexicon.english.items():
+            english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
+        self.vocab = Vocabulary(
+            df=df,
+            passages=int(self._meta("passages")),
+            by_reading={k: frozenset(v) for k, v in by_reading.items()},
+            english=english,
+            synonyms={normalize(k): corpus_terms(v) for k, v in lexicon.synonyms.items()},
+            lexicon=lexicon,
+        )
+
+    @classmethod
+    def open(cls, data_dir: Path, rules_dir: Path) -> Rulebook:
+        return cls(ensure_index(data_dir, rules_dir))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _meta(self, key: str) -> str:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else ""
+
+    def idf(self, term: str) -> float:
+        n, df = self.vocab.passages, self.vocab.df.get(term, 0)
+        return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+
+    def plan(self, question: str) -> QueryPlan:
+        return analyse(question, self.vocab)
+
+    def _coverage(self, plan: QueryPlan, passage_terms: set[str]) -> float:
+        """Share of the question's idf weight that the passage carries; unknown words weigh fully."""
+        unknown = self.idf("") * len(plan.unknown)
+        total = sum(self.idf(t) * plan.weights[t] for t in plan.terms) + unknown
+        found = sum(self.idf(t) * plan.weights[t] for t in plan.terms if t in passage_terms)
+        return found / total if total else 0.0
+
+    def _candidates(self, plan: QueryPlan, game: str | None) -> list[_Candidate]:
+        if plan.empty:
+            return []
+        sql = (
+            "SELECT p.json, p.terms, bm25(passages_fts, ?, ?, ?) AS score FROM passages_fts "
+            "JOIN passages p ON p.rowid = passages_fts.rowid WHERE passages_fts MATCH ? "
+            "ORDER BY score LIMIT ?"
+        )
+        rows = self.db.execute(sql, (*COLUMN_WEIGHTS, fts_match(plan), CANDIDATES * (4 if game else 1))).fetchall()
+        out: list[_Candidate] = []
+        for payload, terms, score in rows:
+            passage = Passage.model_validate_json(payload)
+            if game is not None and passage.game != game:
+                continue
+            heading = {t.term for t in tokens(normalize(passage.section, self.vocab.lexicon.symbols))}
+            coverage = self._coverage(plan, set(terms.split()) | heading)
+            out.append(_Candidate(passage, -float(score), coverage))
+        return out
+
+    def _hit(self, candidate: _Candidate, related: list[str]) -> Hit:
+        p, meta = candidate.passage, self.documents[candidate.passage.document]
+        notes = [self._passage_text(note) for note in p.unverified_notes if note != p.id]
+        return Hit(
+            id=p.id,
+            text=p.text,
+            game=p.game,
+            source=meta.title,
+            source_en=meta.title_en or meta.title,
+            section=p.section,
+            kind=p.kind,
+            citations=list(p.citations),
+            unverified=p.unverified,
+            unverified_notes=[n for n in notes if n],
+            authority=meta.authority,
+            authority_en=meta.authority_en,
+            score=round(candidate.score, 3),
+            related=related,
+        )
+
+    def _passage_text(self, passage_id: str) -> str:
+        row = self.db.execute("SELECT json FROM passages WHERE id = ?", (passage_id,)).fetchone()
+        return Passage.model_validate_json(row[0]).text if row else ""
+
+    def search(self, question: str, k: int = 3, game: str | None = None, cards: Sequence[CardNote] = ()) -> Answer:
+        """The k best groups of passages for the question, or an abstention with the closest known terms."""
+        extra = " ".join(f"{c.name} {c.text}" for c in cards)
+        plan = self.plan(f"{question} {extra}" if extra else question)
+        candidates = self._candidates(plan, game)
+        if not candidates or max(c.coverage for c in candidates[:5]) < MIN_COVERAGE:
+            return Answer(
+                question=question, answered=False, hits=[], closest_terms=self.closest_terms(plan), cards=list(cards)
+            )
+        groups: list[tuple[_Candidate, list[str]]] = []
+        for cand in candidates:
+            for rep, related in groups:
+                if _same_rule(rep.passage, cand.passage):
+                    related.append(cand.passage.id)
+                    break
+            else:
+                if len(groups) < k:
+                    groups.append((cand, []))
+        return Answer(question=question, answered=True, hits=[self._hit(c, r) for c, r in groups], cards=list(cards))
+
+    def closest_terms(self, plan: QueryPlan, limit: int = 8) -> list[str]:
+        """Terms of the question the corpus knows, rarest first; else corpus words close to the unknown ones."""
+        import difflib
+
+        known = sorted(plan.terms, key=lambda t: self.vocab.df.get(t, 0))[:limit]
+        if known:
+            return known
+        pool = [t for t, df in self.vocab.df.items() if len(t) > 1]
+        close: list[str] = []
+        for word in plan.unknown[:limit]:
+            close.extend(m for m in difflib.get_close_matches(word, pool, n=2, cutoff=0.6) if m not in close)
+        return close[:limit]
+
+
+def _same_rule(a: Passage, b: Passage) -> bool:
+    """Body, key rule and worked question of one rule share a section and a citation number."""
+    return a.document == b.document and a.section_index == b.section_index and bool(set(a.citations) & set(b.citations))
