@@ -1,0 +1,371 @@
+"""What happened at the table: a discriminated union on `type`.
+
+Events are the record. Each one carries every outcome decided when it happened (shuffled deck
+orders, dice faces with their draw number, damage after reduction), so folding them from an empty
+state (bot/engine/fold.py) rebuilds the table exactly, without any randomness. Seats are 0 and 1.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.catalog.cards import Card
+from bot.catalog.effects import Effect
+from bot.engine.actions import AdjustField, SeatSpec
+from bot.engine.options import GameOptions
+from bot.engine.state import Phase, SourceKind
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GameStarted(_Event):
+    type: Literal["game_started"] = "game_started"
+    players: tuple[SeatSpec, SeatSpec]
+    cards: dict[str, Card]
+    options: GameOptions
+
+
+class DiceRolled(_Event):
+    """A public roll through bot.dice: what for, the expression, the faces, the total and its draw number."""
+
+    type: Literal["dice_rolled"] = "dice_rolled"
+    purpose: Literal["first_player", "damage", "sephirot"]
+    expression: str
+    faces: tuple[int, ...]
+    total: int
+    number: int | None
+    seat: int | None = None
+
+
+class FirstPlayerChosen(_Event):
+    type: Literal["first_player_chosen"] = "first_player_chosen"
+    seat: int
+    how: Literal["roll", "option"]
+
+
+class DeckShuffled(_Event):
+    type: Literal["deck_shuffled"] = "deck_shuffled"
+    seat: int
+    order: tuple[str, ...]
+    number: int | None
+
+
+class DeckRebuilt(_Event):
+    """House rule 4/18: the cemetery (not afterglow cards) and the ether area become the new deck."""
+
+    type: Literal["deck_rebuilt"] = "deck_rebuilt"
+    seat: int
+    order: tuple[str, ...]
+    number: int | None
+    astral_rights: int
+
+
+class CardsDrawn(_Event):
+    type: Literal["cards_drawn"] = "cards_drawn"
+    seat: int
+    cards: tuple[str, ...]
+    short: int = 0  # cards that could not be drawn
+
+
+class EtherGained(_Event):
+    type: Literal["ether_gained"] = "ether_gained"
+    seat: int
+    amount: int
+    reason: Literal["second_player", "conversion", "effect"]
+
+
+class EtherEmptied(_Event):
+    type: Literal["ether_emptied"] = "ether_emptied"
+    seat: int
+    amount: int
+
+
+class TurnStarted(_Event):
+    type: Literal["turn_started"] = "turn_started"
+    turn: int
+    seat: int
+
+
+class PhaseStarted(_Event):
+    type: Literal["phase_started"] = "phase_started"
+    phase: Phase
+
+
+class PriorityGiven(_Event):
+    """`seat` must act now (priority, or the decision the phase asks for)."""
+
+    type: Literal["priority_given"] = "priority_given"
+    seat: int
+
+
+class Passed(_Event):
+    type: Literal["passed"] = "passed"
+    seat: int
+    phase: Phase
+
+
+class Untapped(_Event):
+    type: Literal["untapped"] = "untapped"
+    units: tuple[str, ...]
+
+
+class Tapped(_Event):
+    type: Literal["tapped"] = "tapped"
+    units: tuple[str, ...]
+
+
+class CardConverted(_Event):
+    """The card went to the ether area; the ether itself follows as EtherGained (the cap may cut it)."""
+
+    type: Literal["card_converted"] = "card_converted"
+    seat: int
+    card: str
+    ether: int
+
+
+class EtherEffectFired(_Event):
+    type: Literal["ether_effect_fired"] = "ether_effect_fired"
+    seat: int
+    card: str
+
+
+class SpellCast(_Event):
+    type: Literal["spell_cast"] = "spell_cast"
+    seat: int
+    card: str
+    caster: str
+    cost: int
+    target: str | None = None
+    ally_target: str | None = None
+
+
+class SpellResolved(_Event):
+    """The spell has done its work and goes to the cemetery (house rule 10)."""
+
+    type: Literal["spell_resolved"] = "spell_resolved"
+    seat: int
+    card: str
+
+
+class SkillUsed(_Event):
+    type: Literal["skill_used"] = "skill_used"
+    seat: int
+    unit: str
+    skill: str
+    kind: Literal["attack", "support", "leader", "astral"]
+    cost: int
+    taps: bool
+    uses_right: bool = False
+    triggered: bool = False  # a turn_start / turn_end / knockout skill that fired by itself
+    target: str | None = None
+    ally_target: str | None = None
+
+
+class SkillSkipped(_Event):
+    """A triggered skill could not be paid for, so it did not fire."""
+
+    type: Literal["skill_skipped"] = "skill_skipped"
+    seat: int
+    unit: str
+    skill: str
+    cost: int
+
+
+class AttackPending(_Event):
+    type: Literal["attack_pending"] = "attack_pending"
+    attacker: int
+    user: str
+    skill: str
+    source: SourceKind
+    target: str
+    ally_target: str | None = None
+    defender: int
+    rolls: dict[int, int] = Field(default_factory=dict)
+
+
+class BlockDeclared(_Event):
+    type: Literal["block_declared"] = "block_declared"
+    seat: int
+    blocker: str
+    target: str
+
+
+class BlockDeclined(_Event):
+    type: Literal["block_declined"] = "block_declined"
+    seat: int
+
+
+class AttackResolved(_Event):
+    type: Literal["attack_resolved"] = "attack_resolved"
+
+
+class DamageDealt(_Event):
+    """The damage pipeline's outcome for one unit: rolled/fixed amount, reduction, final damage, HP after."""
+
+    type: Literal["damage_dealt"] = "damage_dealt"
+    source: SourceKind
+    card: str
+    target: str
+    amount: int
+    reduction: int
+    final: int
+    hp_after: int
+
+
+class SephirotChecked(_Event):
+    type: Literal["sephirot_checked"] = "sephirot_checked"
+    unit: str
+    card: str
+    face: int
+    broken: bool
+
+
+class Healed(_Event):
+    type: Literal["healed"] = "healed"
+    target: str
+    amount: int
+    hp_after: int
+
+
+class KnockedOut(_Event):
+    """At 0 HP: an Arcastella stays knocked out; a follower becomes an afterglow card in the cemetery."""
+
+    type: Literal["knocked_out"] = "knocked_out"
+    unit: str
+    afterglow: bool
+
+
+class DefChanged(_Event):
+    type: Literal["def_changed"] = "def_changed"
+    unit: str
+    amount: int
+    controller: int
+    until: Literal["turn", "starts"]
+    remaining: int = 0
+
+
+class DefChangesExpired(_Event):
+    """`turn` changes end at the end phase; `starts` changes of `controller` count one start phase down."""
+
+    type: Literal["def_changes_expired"] = "def_changes_expired"
+    until: Literal["turn", "starts"]
+    controller: int | None = None
+
+
+class ContinuingStarted(_Event):
+    type: Literal["continuing_started"] = "continuing_started"
+    id: int
+    controller: int
+    source: str
+    effects: tuple[Effect, ...]
+    remaining: int
+    self_unit: str | None = None
+    target: str | None = None
+    ally_target: str | None = None
+
+
+class ContinuingTicked(_Event):
+    """A 【継続】 effect resolved once; at `remaining` 0 it ends."""
+
+    type: Literal["continuing_ticked"] = "continuing_ticked"
+    id: int
+    remaining: int
+
+
+class ManualEffect(_Event):
+    """An effect outside the vocabulary: the players apply it with `adjust`."""
+
+    type: Literal["manual_effect"] = "manual_effect"
+    seat: int
+    card: str
+    text: str
+    text_en: str | None = None
+
+
+class Adjusted(_Event):
+    type: Literal["adjusted"] = "adjusted"
+    seat: int
+    subject: str
+    field: AdjustField
+    old: int
+    new: int
+    note: str = ""
+
+
+class ResonanceRaised(_Event):
+    type: Literal["resonance_raised"] = "resonance_raised"
+    aura: str
+    value: int
+
+
+class ResonanceReset(_Event):
+    type: Literal["resonance_reset"] = "resonance_reset"
+    auras: tuple[tuple[str, int], ...]
+
+
+class Summoned(_Event):
+    type: Literal["summoned"] = "summoned"
+    seat: int
+    card: str
+    uid: str
+    caster: str
+    cost: int
+
+
+class Conceded(_Event):
+    type: Literal["conceded"] = "conceded"
+    seat: int
+
+
+class GameEnded(_Event):
+    type: Literal["game_ended"] = "game_ended"
+    winner: int
+    reason: Literal["leader_knocked_out", "concession", "deck_out"]
+
+
+Event = Annotated[
+    GameStarted
+    | DiceRolled
+    | FirstPlayerChosen
+    | DeckShuffled
+    | DeckRebuilt
+    | CardsDrawn
+    | EtherGained
+    | EtherEmptied
+    | TurnStarted
+    | PhaseStarted
+    | PriorityGiven
+    | Passed
+    | Untapped
+    | Tapped
+    | CardConverted
+    | EtherEffectFired
+    | SpellCast
+    | SpellResolved
+    | SkillUsed
+    | SkillSkipped
+    | AttackPending
+    | BlockDeclared
+    | BlockDeclined
+    | AttackResolved
+    | DamageDealt
+    | SephirotChecked
+    | Healed
+    | KnockedOut
+    | DefChanged
+    | DefChangesExpired
+    | ContinuingStarted
+    | ContinuingTicked
+    | ManualEffect
+    | Adjusted
+    | ResonanceRaised
+    | ResonanceReset
+    | Summoned
+    | Conceded
+    | GameEnded,
+    Field(discriminator="type"),
+]

@@ -1,0 +1,433 @@
+"""One handler per action: check everything first (RuleViolation, nothing drawn, nothing emitted), then act."""
+
+from __future__ import annotations
+
+from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Skill, Spell
+from bot.catalog.effects import DamageEffect
+from bot.engine import actions as act
+from bot.engine import events as ev
+from bot.engine.context import Ctx, end_game, gain_ether, opponent
+from bot.engine.effects import Source, knock_out, raise_resonance, resolve
+from bot.engine.errors import RuleViolation
+from bot.engine.phases import after_charge_step, after_main_action, after_main_pass, after_window_pass
+from bot.engine.state import GameState, Unit
+from bot.engine.targets import check_targets
+
+MAIN_TIMINGS_OWN = frozenset({"own_turn", "any"})
+MAIN_TIMINGS_OTHER = frozenset({"opponent_turn", "any"})
+
+
+# ---- common checks -------------------------------------------------------------------------------
+
+
+def seat_of(state: GameState, player: str) -> int:
+    if not state.started:
+        raise RuleViolation("engine.not_started")
+    if state.over:
+        raise RuleViolation("engine.game_over")
+    seat = state.seat_of(player)
+    if seat is None:
+        raise RuleViolation("engine.not_a_player", player=player)
+    return seat
+
+
+def require_active(state: GameState, seat: int) -> None:
+    if state.active != seat:
+        if state.phase == "block":
+            raise RuleViolation("engine.waiting_for_block")
+        raise RuleViolation("engine.not_your_priority")
+
+
+def in_window(state: GameState) -> bool:
+    """The start or end phase is waiting for the turn player's turn-start / turn-end spells."""
+    return state.phase in ("start", "end") and state.active is not None
+
+
+def require_main_or_window(state: GameState) -> None:
+    if state.phase == "block":
+        raise RuleViolation("engine.waiting_for_block")
+    if state.phase != "main" and not in_window(state):
+        raise RuleViolation("engine.not_main_phase")
+
+
+def check_timing(state: GameState, seat: int, timing: str) -> None:
+    """Timing windows: [自分のターン] / [相手のターン] / [好きなタイミング] in the main phase, and house rule 19."""
+    if state.phase == "start":
+        ok = timing == "turn_start"
+    elif state.phase == "end":
+        ok = timing == "turn_end"
+    elif timing == "knockout":
+        ok = state.knockouts_this_turn > 0
+    else:
+        ok = timing in (MAIN_TIMINGS_OWN if seat == state.turn_player else MAIN_TIMINGS_OTHER)
+    if not ok:
+        raise RuleViolation(f"engine.wrong_timing.{timing}")
+
+
+def own_arcastella(state: GameState, seat: int, uid: str) -> tuple[Unit, Arcastella]:
+    unit = state.find_unit(uid)
+    if unit is None:
+        raise RuleViolation("engine.unknown_unit", unit=uid)
+    if unit.owner != seat:
+        raise RuleViolation("engine.not_your_unit", unit=uid)
+    card = state.cards[unit.card]
+    if not isinstance(card, Arcastella):
+        raise RuleViolation("engine.not_arcastella", unit=uid)
+    if unit.knocked_out:
+        raise RuleViolation("engine.unit_knocked_out", unit=uid)
+    return unit, card
+
+
+def check_caster(state: GameState, seat: int, uid: str) -> Unit:
+    """The named Arcastella that casts a spell or plays a card (【重要】 the caster must be named)."""
+    unit, _ = own_arcastella(state, seat, uid)
+    if unit.tapped and not state.options.tapped_may_act:
+        raise RuleViolation("engine.unit_tapped", unit=uid)
+    return unit
+
+
+def card_in_hand(state: GameState, seat: int, card_id: str) -> None:
+    if card_id not in state.players[seat].hand:
+        raise RuleViolation("engine.card_not_in_hand", card=card_id)
+
+
+def check_ether(state: GameState, seat: int, cost: int) -> None:
+    have = state.players[seat].ether
+    if cost > have:  # house rule 10: a cost is paid in full or the action is refused
+        raise RuleViolation("engine.not_enough_ether", need=cost, have=have)
+
+
+def ether_effect_allowed(state: GameState, seat: int, card_id: str) -> bool:
+    """House rule 7: what "once per turn" of ether effects counts."""
+    mode = state.options.ether_effect_limit
+    if mode == "per_player":
+        return not state.players[seat].ether_effects_used
+    if mode == "per_card":
+        return card_id not in state.players[seat].ether_effects_used
+    return not any(p.ether_effects_used for p in state.players)
+
+
+# ---- charge phase --------------------------------------------------------------------------------
+
+
+def charge(ctx: Ctx, a: act.Charge) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    if state.phase != "charge":
+        raise RuleViolation("engine.not_charge_phase")
+    require_active(state, seat)
+    card_in_hand(state, seat, a.card)
+    card = state.cards[a.card]
+    if not isinstance(card, Spell):
+        raise RuleViolation("engine.not_a_spell", card=a.card)
+    fire = a.use_ether_effect and bool(card.ether_effect) and ether_effect_allowed(state, seat, a.card)
+    target = ally = None
+    if fire:
+        target, ally = check_targets(state, seat, card.ether_effect, a.target, a.ally_target)
+    elif a.target is not None or a.ally_target is not None:
+        raise RuleViolation("engine.no_target_needed", target=a.target or a.ally_target or "")
+    ctx.emit(ev.CardConverted(seat=seat, card=a.card, ether=0))
+    gain_ether(ctx, seat, card.cost, "conversion")
+    raise_resonance(ctx, seat, "ether_conversion")
+    if fire and not state.over:
+        ctx.emit(ev.EtherEffectFired(seat=seat, card=a.card))
+        leader = state.players[seat].leader
+        resolve(
+            ctx, card.ether_effect, Source(seat, "ether", a.card, self_unit=leader, target=target, ally_target=ally)
+        )
+    if not state.over:
+        after_charge_step(ctx)
+
+
+def pass_(ctx: Ctx, a: act.Pass) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    if state.phase == "block":
+        raise RuleViolation("engine.waiting_for_block")
+    if state.phase not in ("charge", "main") and not in_window(state):
+        raise RuleViolation("engine.nothing_to_pass")
+    require_active(state, seat)
+    ctx.emit(ev.Passed(seat=seat, phase=state.phase))
+    if state.phase == "charge":
+        after_charge_step(ctx)
+    elif state.phase == "main":
+        after_main_pass(ctx)
+    else:
+        after_window_pass(ctx)
+
+
+# ---- main phase ----------------------------------------------------------------------------------
+
+
+def cast(ctx: Ctx, a: act.Cast) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    require_main_or_window(state)
+    require_active(state, seat)
+    card_in_hand(state, seat, a.card)
+    card = state.cards[a.card]
+    if not isinstance(card, Spell):
+        raise RuleViolation("engine.not_a_spell", card=a.card)
+    check_timing(state, seat, card.timing)
+    caster = check_caster(state, seat, a.caster)
+    check_ether(state, seat, card.cost)
+    target, ally = check_targets(state, seat, card.effects, a.target, a.ally_target)
+    ctx.emit(ev.SpellCast(seat=seat, card=a.card, caster=caster.uid, cost=card.cost, target=target, ally_target=ally))
+    raise_resonance(ctx, seat, "spell_cast")
+    resolve(ctx, card.effects, Source(seat, "spell", a.card, self_unit=caster.uid, target=target, ally_target=ally))
+    if not state.over:
+        ctx.emit(ev.SpellResolved(seat=seat, card=a.card))
+        _after_action(ctx, seat)
+
+
+def summon(ctx: Ctx, a: act.Summon) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    require_main_or_window(state)
+    require_active(state, seat)
+    card_in_hand(state, seat, a.card)
+    card = state.cards[a.card]
+    if not isinstance(card, Follower | AuraCompolta):
+        raise RuleViolation("engine.not_playable", card=a.card)
+    check_timing(state, seat, card.timing)
+    check_caster(state, seat, a.caster)
+    check_ether(state, seat, card.cost)
+    prefix = "f" if isinstance(card, Follower) else "a"
+    uid = f"p{seat + 1}.{prefix}{state.next_id}"
+    ctx.emit(ev.Summoned(seat=seat, card=a.card, uid=uid, caster=a.caster, cost=card.cost))
+    if isinstance(card, Follower) and card.effects:
+        resolve(ctx, card.effects, Source(seat, "follower", card.id, self_unit=uid, text=card.text))
+    _after_action(ctx, seat)
+
+
+def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    if state.phase == "block":
+        raise RuleViolation("engine.waiting_for_block")
+    if state.phase != "main":
+        raise RuleViolation("engine.not_main_phase")
+    require_active(state, seat)
+    unit, card = own_arcastella(state, seat, a.unit)
+    skill = card.skill(a.skill)
+    if skill is None:
+        raise RuleViolation("engine.unknown_skill", unit=a.unit, skill=a.skill)
+    if skill.timing in ("turn_start", "turn_end", "knockout"):
+        raise RuleViolation("engine.skill_triggers_itself", skill=skill.name)
+    check_timing(state, seat, skill.timing)
+    player = state.players[seat]
+    uses_right = False
+    if skill.kind in ("attack", "astral"):
+        if unit.tapped:
+            raise RuleViolation("engine.unit_tapped", unit=a.unit)
+        if skill.kind == "astral" and state.options.astral_right == "deck_rebuild":
+            if player.astral_rights <= 0:
+                raise RuleViolation("engine.no_astral_right")
+            uses_right = True
+    else:
+        if skill.kind == "leader" and player.leader != unit.uid:
+            raise RuleViolation("engine.not_leader", unit=a.unit)
+        if _support_used(card, unit, skill):
+            raise RuleViolation("engine.support_used", unit=a.unit)
+        if unit.tapped and not state.options.tapped_may_act:
+            raise RuleViolation("engine.unit_tapped", unit=a.unit)
+    check_ether(state, seat, skill.cost)
+    target, ally = check_targets(state, seat, skill.effects, a.target, a.ally_target)
+    attack = skill.kind in ("attack", "astral")
+    ctx.emit(
+        ev.SkillUsed(
+            seat=seat,
+            unit=unit.uid,
+            skill=skill.id,
+            kind=skill.kind,
+            cost=skill.cost,
+            taps=attack,
+            uses_right=uses_right,
+            target=target,
+            ally_target=ally,
+        )
+    )
+    raise_resonance(ctx, seat, "skill_used")
+    if state.over:
+        return
+    if attack and target is not None and _can_be_blocked(state, target):
+        defender = opponent(seat)
+        rolls: dict[int, int] = {}
+        if state.options.block_timing == "after_roll":
+            for index, effect in enumerate(skill.effects):
+                if isinstance(effect, DamageEffect) and effect.dice is not None and effect.target == "chosen_enemy":
+                    rolls[index] = ctx.roll(effect.dice, "damage", seat=seat).total
+        ctx.emit(
+            ev.AttackPending(
+                attacker=seat,
+                user=unit.uid,
+                skill=skill.id,
+                source=skill.kind,
+                target=target,
+                ally_target=ally,
+                defender=defender,
+                rolls=rolls,
+            )
+        )
+        return
+    resolve(ctx, skill.effects, Source(seat, skill.kind, card.id, self_unit=unit.uid, target=target, ally_target=ally))
+    _after_action(ctx, seat)
+
+
+def _support_used(card: Arcastella, unit: Unit, skill: Skill) -> bool:
+    """Support skills: once per Arcastella per turn; an activated leader skill: once per turn."""
+    if skill.kind == "leader":
+        return skill.id in unit.support_used
+    kinds = {s.id: s.kind for s in card.skills}
+    return any(kinds.get(used) == "support" for used in unit.support_used)
+
+
+def blockers(state: GameState, target: str) -> list[Unit]:
+    """The defender's other untapped, standing Arcastella (house rule 11: one of them may block)."""
+    unit = state.find_unit(target)
+    if unit is None or unit.kind != "arcastella":
+        return []
+    return [
+        u
+        for u in state.players[unit.owner].units
+        if u.kind == "arcastella" and u.uid != target and not u.tapped and not u.knocked_out
+    ]
+
+
+def _can_be_blocked(state: GameState, target: str) -> bool:
+    return bool(blockers(state, target))
+
+
+def _after_action(ctx: Ctx, seat: int) -> None:
+    if ctx.state.phase == "main":
+        after_main_action(ctx, seat)
+
+
+# ---- block ---------------------------------------------------------------------------------------
+
+
+def block(ctx: Ctx, a: act.Block) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    pending = state.pending
+    if state.phase != "block" or pending is None:
+        raise RuleViolation("engine.no_attack_to_block")
+    require_active(state, seat)
+    allowed = {u.uid for u in blockers(state, pending.target)}
+    unit = state.find_unit(a.blocker)
+    if unit is None:
+        raise RuleViolation("engine.unknown_unit", unit=a.blocker)
+    if unit.owner != seat:
+        raise RuleViolation("engine.not_your_unit", unit=a.blocker)
+    if a.blocker == pending.target:
+        raise RuleViolation("engine.cannot_block_self", unit=a.blocker)
+    if unit.knocked_out:
+        raise RuleViolation("engine.unit_knocked_out", unit=a.blocker)
+    if unit.tapped:
+        raise RuleViolation("engine.unit_tapped", unit=a.blocker)
+    if a.blocker not in allowed:
+        raise RuleViolation("engine.not_arcastella", unit=a.blocker)
+    ctx.emit(ev.BlockDeclared(seat=seat, blocker=a.blocker, target=pending.target))
+    _resolve_attack(ctx, a.blocker)
+
+
+def no_block(ctx: Ctx, a: act.NoBlock) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    if state.phase != "block" or state.pending is None:
+        raise RuleViolation("engine.no_attack_to_block")
+    require_active(state, seat)
+    ctx.emit(ev.BlockDeclined(seat=seat))
+    _resolve_attack(ctx, None)
+
+
+def _resolve_attack(ctx: Ctx, blocker: str | None) -> None:
+    state = ctx.state
+    pending = state.pending
+    assert pending is not None
+    unit = state.find_unit(pending.user)
+    assert unit is not None
+    card = state.cards[unit.card]
+    assert isinstance(card, Arcastella)
+    skill = card.skill(pending.skill)
+    assert skill is not None
+    src = Source(
+        pending.attacker,
+        pending.source,
+        card.id,
+        self_unit=unit.uid,
+        target=pending.target,
+        ally_target=pending.ally_target,
+        blocker=blocker,
+        rolls=dict(pending.rolls),
+    )
+    attacker = pending.attacker
+    ctx.emit(ev.AttackResolved())
+    resolve(ctx, skill.effects, src)
+    if not state.over:
+        after_main_action(ctx, attacker)
+
+
+# ---- any time ------------------------------------------------------------------------------------
+
+_ADJUST_UNIT = ("hp", "tapped", "def_turn")
+
+
+def adjust(ctx: Ctx, a: act.Adjust) -> None:
+    """A logged manual correction by any seated player (house rule on manual effects)."""
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    old: int
+    if a.field in _ADJUST_UNIT:
+        unit = state.find_unit(a.subject)
+        if unit is None:
+            raise RuleViolation("engine.unknown_unit", unit=a.subject)
+        if unit.knocked_out:
+            raise RuleViolation("engine.unit_knocked_out", unit=a.subject)
+        if a.field == "hp":
+            _in_range(a.value, 0, unit.max_hp)
+            old = unit.hp
+        elif a.field == "tapped":
+            _in_range(a.value, 0, 1)
+            old = int(unit.tapped)
+        else:
+            if a.value == 0:
+                raise RuleViolation("engine.adjust_out_of_range", low=-10, high=10)
+            _in_range(a.value, -10, 10)
+            old = 0
+    elif a.field == "resonance":
+        aura = state.find_aura(a.subject)
+        if aura is None:
+            raise RuleViolation("engine.unknown_unit", unit=a.subject)
+        card = state.cards[aura.card]
+        assert isinstance(card, AuraCompolta)
+        _in_range(a.value, 0, card.resonance_max)
+        old = aura.resonance
+    else:
+        target_seat = state.seat_of(a.subject)
+        if target_seat is None:
+            raise RuleViolation("engine.not_a_player", player=a.subject)
+        player = state.players[target_seat]
+        if a.field == "ether":
+            _in_range(a.value, 0, state.options.ether_cap or 99)
+            old = player.ether
+        else:
+            _in_range(a.value, 0, 9)
+            old = player.astral_rights
+    ctx.emit(ev.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note))
+    if a.field == "hp" and a.value == 0:
+        unit = state.find_unit(a.subject)
+        assert unit is not None
+        knock_out(ctx, unit)
+
+
+def _in_range(value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise RuleViolation("engine.adjust_out_of_range", low=low, high=high)
+
+
+def concede(ctx: Ctx, a: act.Concede) -> None:
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    ctx.emit(ev.Conceded(seat=seat))
+    end_game(ctx, opponent(seat), "concession")

@@ -1,0 +1,127 @@
+"""`legal_actions(state, player)`: every action `apply` accepts from this player now.
+
+Adjustments are left out (their values are open-ended); a concession is listed only on request.
+Duplicate cards in hand give one action each, not one per copy.
+"""
+
+from __future__ import annotations
+
+from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Spell
+from bot.engine import actions as act
+from bot.engine.errors import RuleViolation
+from bot.engine.handlers import (
+    MAIN_TIMINGS_OTHER,
+    MAIN_TIMINGS_OWN,
+    _support_used,
+    blockers,
+    ether_effect_allowed,
+    in_window,
+)
+from bot.engine.state import GameState, Unit
+from bot.engine.targets import target_choices
+
+
+def legal_actions(state: GameState, player: str, *, include_concede: bool = False) -> list[act.Action]:
+    seat = state.seat_of(player)
+    if not state.started or state.over or seat is None:
+        return []
+    out: list[act.Action] = []
+    if state.active == seat:
+        if state.phase == "charge":
+            out.extend(_charge(state, seat, player))
+            out.append(act.Pass(player=player))
+        elif state.phase == "block":
+            assert state.pending is not None
+            out.extend(act.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
+            out.append(act.NoBlock(player=player))
+        elif state.phase == "main" or in_window(state):
+            out.extend(_cards(state, seat, player))
+            if state.phase == "main":
+                out.extend(_skills(state, seat, player))
+            out.append(act.Pass(player=player))
+    if include_concede:
+        out.append(act.Concede(player=player))
+    return out
+
+
+def _charge(state: GameState, seat: int, player: str) -> list[act.Action]:
+    out: list[act.Action] = []
+    for card_id in dict.fromkeys(state.players[seat].hand):
+        card = state.cards[card_id]
+        if not isinstance(card, Spell):
+            continue
+        if card.ether_effect and ether_effect_allowed(state, seat, card_id):
+            for target, ally in target_choices(state, seat, card.ether_effect):
+                out.append(act.Charge(player=player, card=card_id, target=target, ally_target=ally))
+            out.append(act.Charge(player=player, card=card_id, use_ether_effect=False))
+        else:
+            out.append(act.Charge(player=player, card=card_id))
+    return out
+
+
+def _timing_ok(state: GameState, seat: int, timing: str) -> bool:
+    if state.phase == "start":
+        return timing == "turn_start"
+    if state.phase == "end":
+        return timing == "turn_end"
+    if timing == "knockout":
+        return state.knockouts_this_turn > 0
+    return timing in (MAIN_TIMINGS_OWN if seat == state.turn_player else MAIN_TIMINGS_OTHER)
+
+
+def _casters(state: GameState, seat: int) -> list[Unit]:
+    units = [u for u in state.players[seat].units if u.kind == "arcastella" and not u.knocked_out]
+    if not state.options.tapped_may_act:
+        units = [u for u in units if not u.tapped]
+    return units
+
+
+def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
+    out: list[act.Action] = []
+    ether = state.players[seat].ether
+    casters = _casters(state, seat)
+    for card_id in dict.fromkeys(state.players[seat].hand):
+        card = state.cards[card_id]
+        if not isinstance(card, Spell | Follower | AuraCompolta):
+            continue
+        if card.cost > ether or not _timing_ok(state, seat, card.timing):
+            continue
+        for caster in casters:
+            if isinstance(card, Spell):
+                for target, ally in target_choices(state, seat, card.effects):
+                    out.append(
+                        act.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally)
+                    )
+            else:
+                out.append(act.Summon(player=player, card=card_id, caster=caster.uid))
+    return out
+
+
+def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
+    out: list[act.Action] = []
+    p = state.players[seat]
+    for unit in p.units:
+        card = state.cards[unit.card]
+        if not isinstance(card, Arcastella) or unit.knocked_out:
+            continue
+        for skill in card.skills:
+            if skill.timing in ("turn_start", "turn_end", "knockout") or skill.cost > p.ether:
+                continue
+            if not _timing_ok(state, seat, skill.timing):
+                continue
+            if skill.kind in ("attack", "astral"):
+                if unit.tapped:
+                    continue
+                if skill.kind == "astral" and state.options.astral_right == "deck_rebuild" and p.astral_rights <= 0:
+                    continue
+            else:
+                if skill.kind == "leader" and p.leader != unit.uid:
+                    continue
+                if _support_used(card, unit, skill) or (unit.tapped and not state.options.tapped_may_act):
+                    continue
+            for target, ally in target_choices(state, seat, skill.effects):
+                out.append(act.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally))
+    return out
+
+
+__all__ = ["RuleViolation", "legal_actions"]
