@@ -19,7 +19,7 @@ from bot.rulings.models import ParsedDocument, Passage
 from bot.rulings.tokenize import normalize, tokens
 
 # Bump when parsing, segmentation or the schema change: old index files are then ignored.
-INDEX_VERSION = "rulings-index-4"
+INDEX_VERSION = "rulings-index-5"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

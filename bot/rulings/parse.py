@@ -132,11 +132,6 @@ def _table_row(state: _State, line_no: int, text: str) -> None:
 
 def _place_line(state: _State, line_no: int, raw: str) -> None:
     cleaned, tips = clean_tooltips(raw.rstrip())
-    for term, meaning in tips:
-        state.glossary.append(GlossaryEntry(term=term, meaning=meaning, language="ja", document=state.meta.id))
-        # The definition stays quotable: "what is エーテル変換?" is answered by it.
-        definition = _Draft(state.section_index, state.section, line_no, [f"{term}：{meaning}"], kind=Kind.DEFINITION)
-        state.definitions.append(definition)
     text = cleaned.strip()
     indent = len(cleaned) - len(cleaned.lstrip())
     if not text or text == "---":
@@ -179,6 +174,16 @@ def _place_line(state: _State, line_no: int, raw: str) -> None:
     else:
         state.new(line_no, text, indent)
     state.blank_since_last = False
+    _add_definitions(state, line_no, tips)
+
+
+def _add_definitions(state: _State, line_no: int, tips: list[tuple[str, str]]) -> None:
+    """Tooltip definitions become glossary entries and stay quotable ("what is エーテル変換?").
+    Added after the line is placed, so a tooltip inside a heading belongs to that heading's section."""
+    for term, meaning in tips:
+        state.glossary.append(GlossaryEntry(term=term, meaning=meaning, language="ja", document=state.meta.id))
+        text = f"{term}：{meaning}"
+        state.definitions.append(_Draft(state.section_index, state.section, line_no, [text], kind=Kind.DEFINITION))
 
 
 def _flag_unverified(passages: list[Passage]) -> list[Passage]:
