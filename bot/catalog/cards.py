@@ -72,7 +72,9 @@ class Skill(Frozen):
         if self.kind in ("attack", "astral") and not any(
             isinstance(e, DamageEffect) and e.target == "chosen_enemy" for e in self.effects
         ):
-            raise PydanticCustomError("attack_without_target", "an attack needs a damage effect on chosen_enemy")
+            raise PydanticCustomError(
+                "attack_without_target", "an attack needs a damage effect on chosen_enemy", {"field": "effects"}
+            )
         return self
 
     def rules_text(self) -> str:
@@ -125,7 +127,9 @@ class Arcastella(CardBase):
         ids = [s.id for s in self.skills]
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
-            raise PydanticCustomError("duplicate_skill", "skill ids repeat: {ids}", {"ids": ", ".join(duplicates)})
+            raise PydanticCustomError(
+                "duplicate_skill", "skill ids repeat: {ids}", {"ids": ", ".join(duplicates), "field": "skills"}
+            )
         return self
 
     def skill(self, name: str) -> Skill | None:
@@ -177,7 +181,9 @@ class SephirotCode(CardBase):
     @model_validator(mode="after")
     def _distinct_results(self) -> SephirotCode:
         if len(set(self.breaks_on)) != len(self.breaks_on):
-            raise PydanticCustomError("duplicate_break_result", "a break result is listed twice")
+            raise PydanticCustomError(
+                "duplicate_break_result", "a break result is listed twice", {"field": "breaks_on"}
+            )
         return self
 
     def stats(self) -> str:

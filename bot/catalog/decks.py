@@ -54,25 +54,33 @@ class Deck(Frozen):
             raise PydanticCustomError(
                 "arcastella_count",
                 "name exactly three different Arcastella (got {count})",
-                {"count": len(self.arcastella)},
+                {"count": len(self.arcastella), "field": "arcastella"},
             )
         if self.leader not in self.arcastella:
             raise PydanticCustomError(
-                "leader_not_fielded", "the leader {leader} is not among the three", {"leader": self.leader}
+                "leader_not_fielded",
+                "the leader {leader} is not among the three",
+                {"leader": self.leader, "field": "leader"},
             )
         wearers = [e.arcastella for e in self.equipment]
         for wearer in wearers:
             if wearer not in self.arcastella:
                 raise PydanticCustomError(
-                    "wearer_not_fielded", "{id} wears a code but is not in the deck", {"id": wearer}
+                    "wearer_not_fielded",
+                    "{id} wears a code but is not in the deck",
+                    {"id": wearer, "field": "equipment"},
                 )
         if len(set(wearers)) != len(wearers):
-            raise PydanticCustomError("two_codes", "an Arcastella may wear only one Sephirot code")
+            raise PydanticCustomError(
+                "two_codes", "an Arcastella may wear only one Sephirot code", {"field": "equipment"}
+            )
         ids = [e.id for e in self.cards]
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             raise PydanticCustomError(
-                "repeated_entry", "list each card once with a count: {ids}", {"ids": ", ".join(repeated)}
+                "repeated_entry",
+                "list each card once with a count: {ids}",
+                {"ids": ", ".join(repeated), "field": "cards"},
             )
         return self
 

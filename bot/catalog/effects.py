@@ -116,9 +116,11 @@ class ModifyDefEffect(EffectBase):
     @model_validator(mode="after")
     def _count_with_continuing(self) -> ModifyDefEffect:
         if self.amount == 0:
-            raise PydanticCustomError("zero_def_change", "a DEF change of 0 does nothing")
+            raise PydanticCustomError("zero_def_change", "a DEF change of 0 does nothing", {"field": "amount"})
         if (self.duration == "continuing") != (self.count is not None):
-            raise PydanticCustomError("count_only_with_continuing", 'give count exactly when duration is "continuing"')
+            raise PydanticCustomError(
+                "count_only_with_continuing", 'give count exactly when duration is "continuing"', {"field": "count"}
+            )
         return self
 
 

@@ -36,7 +36,7 @@ class DeckFile(Deck):
     notice: str | None = Field(default=None, description="Shown with the deck, e.g. SAMPLE DATA.")
 
 
-def problems_of(exc: ValidationError, file: str, item: str) -> list[Problem]:
+def problems_of(exc: ValidationError, file: str, item: str, tagged: bool = True) -> list[Problem]:
     """The problems of one validation error, without the echoes pydantic adds.
 
     A list whose item failed is also reported "too short" because the failed item does not count;
@@ -51,7 +51,7 @@ def problems_of(exc: ValidationError, file: str, item: str) -> list[Problem]:
             and any(len(o["loc"]) > len(e["loc"]) and o["loc"][: len(e["loc"])] == e["loc"] for o in errors)
         )
     ]
-    return [from_pydantic(file, item, e) for e in kept]
+    return [from_pydantic(file, item, e, tagged) for e in kept]
 
 
 def is_deck_file(path: Path, root: Path | None = None) -> bool:
@@ -138,7 +138,7 @@ class Loader:
         try:
             deck_file = DeckFile.model_validate(data)
         except ValidationError as exc:
-            self.problems.extend(problems_of(exc, file, item))
+            self.problems.extend(problems_of(exc, file, item, tagged=False))
             self.broken_decks.append((file, DeckRefs.from_raw(item, data)))
             return
         deck = Deck.model_validate(deck_file.model_dump(exclude={"notice"}))

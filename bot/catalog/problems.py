@@ -58,14 +58,17 @@ class CatalogError(RefereeError):
         return "\n".join([super().bilingual(), *(p.bilingual() for p in self.problems)])
 
 
-def format_location(loc: Iterable[int | str]) -> str:
-    """("skills", 0, "effects", 1, "damage", "amount") -> "skills[0].effects[1].amount"."""
+def format_location(loc: Iterable[int | str], tagged: bool = True) -> str:
+    """("arcastella", "skills", 0, "effects", 1, "damage", "amount") -> "skills[0].effects[1].amount".
+
+    With `tagged` (card files), the discriminator values pydantic inserts for unions are left out.
+    """
     out = ""
     previous: int | str | None = None
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in _TAGS and (previous is None or isinstance(previous, int)):
+        elif tagged and part in _TAGS and (previous is None or isinstance(previous, int)):
             pass  # the discriminator pydantic inserts after a union member
         else:
             out += f".{part}" if out else part
@@ -73,15 +76,19 @@ def format_location(loc: Iterable[int | str]) -> str:
     return out
 
 
-def from_pydantic(file: str, item: str, error: ErrorDetails, prefix: Sequence[int | str] = ()) -> Problem:
+def from_pydantic(file: str, item: str, error: ErrorDetails, tagged: bool = True) -> Problem:
     """Turn one pydantic error into a Problem with a message key of our catalogs."""
     context: dict[str, Any] = dict(error.get("ctx") or {})
-    loc: list[int | str] = [*prefix, *error["loc"]]
+    loc: list[int | str] = list(error["loc"])
     if error["type"].startswith("union_tag") and "discriminator" in context:
         loc.append(str(context["discriminator"]).strip("'"))
+    field = format_location(loc, tagged)
+    if "field" in context:  # our model checks name the field they are about
+        named = str(context.pop("field"))
+        field = f"{field}.{named}" if field else named
     key = f"cards.problem.{error['type']}"
     if key not in catalog("ja"):
         key = "cards.problem.other"
     args = {name: str(value).strip("'") if name == "discriminator" else str(value) for name, value in context.items()}
     args["detail"] = error["msg"]
-    return Problem(file=file, item=item, field=format_location(loc), key=key, args=args)
+    return Problem(file=file, item=item, field=field, key=key, args=args)
