@@ -68,7 +68,7 @@ class Catalog:
                         item=card.id,
                         field="id",
                         key="cards.problem.duplicate_card",
-                        args={"id": card.id, "other": ""},
+                        args={"id": card.id, "other": "Catalog.build"},
                     )
                 )
             card_map[card.id] = card
@@ -81,7 +81,7 @@ class Catalog:
                         item=deck.id,
                         field="id",
                         key="cards.problem.duplicate_deck",
-                        args={"id": deck.id, "other": ""},
+                        args={"id": deck.id, "other": "Catalog.build"},
                     )
                 )
             deck_map[deck.id] = deck

@@ -101,6 +101,8 @@ class Loader:
         for key in sorted(set(data) - {"notice", "cards"}):
             self.problems.append(Problem(file=file, field=key, key="cards.problem.extra_forbidden"))
         notice = data.get("notice")
+        if notice is not None and not isinstance(notice, str):
+            self.problems.append(Problem(file=file, field="notice", key="cards.problem.string_type"))
         raw_cards = data.get("cards")
         if not isinstance(raw_cards, list) or not raw_cards:
             self.problems.append(Problem(file=file, field="cards", key="cards.problem.no_cards"))
@@ -161,7 +163,7 @@ class Loader:
     def add_folder(self, folder: Path) -> None:
         files = sorted(folder.rglob("*.toml"))
         if not files:
-            self.problems.append(Problem(file=self.name(folder), key="cards.problem.empty_folder"))
+            self.problems.append(Problem(file=str(folder), key="cards.problem.empty_folder"))
         for path in files:
             if is_deck_file(path, folder):
                 self.add_deck_file(path)

@@ -268,3 +268,20 @@ def test_a_catalog_built_in_code_is_checked_the_same_way(shipped: Catalog) -> No
     ]
     with pytest.raises(CatalogError):
         Catalog.build([*cards, cards[0]])
+
+
+def test_malformed_card_files_are_reported_per_entry(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text("cards = [1]\n[[extra]]\nx = 1\n", encoding="utf-8")
+    (tmp_path / "b.toml").write_text("notice = 3\n", encoding="utf-8")
+    (tmp_path / "c.toml").write_text('[[cards]]\nid = "q"\n', encoding="utf-8")
+    assert problems_of(tmp_path) == [
+        "a.toml: extra: This field is not allowed (check the spelling).",
+        "a.toml: #1: Write a table.",
+        "b.toml: notice: Write a string.",
+        "b.toml: cards: There is no [[cards]] table.",
+        "c.toml: q: type: Write the type.",
+    ]
+
+
+def test_an_empty_folder_is_a_problem_not_an_empty_catalog(tmp_path: Path) -> None:
+    assert problems_of(tmp_path) == [f"{tmp_path}: There are no card files (*.toml)."]
