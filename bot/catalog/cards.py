@@ -46,7 +46,7 @@ TIMING_LABELS_JA: dict[str, str] = {
 class Frozen(BaseModel):
     """Immutable, strict about unknown fields, and accepts both a field's name and its alias."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
 class Skill(Frozen):
