@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 from sqlite_utils import Database
 
@@ -40,9 +40,15 @@ class Store:
         self.settings = SettingsTables(db, path)
 
     @classmethod
-    def open(cls, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
+    ) -> Store:
         path = Path(path)
-        return cls(open_database(path, busy_timeout_ms=busy_timeout_ms), path)
+        return cls(open_database(path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous), path)
 
     def close(self) -> None:
         self.db.close()

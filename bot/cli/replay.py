@@ -1,0 +1,66 @@
+"""`referee replay CHANNEL_ID`: print a game's log and check that its events rebuild the stored state."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.i18n import t
+from bot.settings import Settings
+from bot.store import NoGame, Store
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "replay",
+        help="対戦の記録を表示し再現を確認 / print a game's log and check its replay",
+        description="チャンネルの対戦（進行中、なければ最後に終わったもの）の記録を表示し、記録から盤面を"
+        "作り直して保存された盤面と一致するか確かめる / print the log of a channel's game (the running one, "
+        "else the last finished one) and check that its events rebuild the stored state",
+    )
+    parser.add_argument("channel_id", type=int, metavar="CHANNEL_ID", help="チャンネル ID / channel id")
+    parser.add_argument("--game", type=int, default=None, metavar="GAME_ID", help="対戦 ID / a game id")
+    parser.add_argument("--db", type=Path, default=None, metavar="PATH", help="データベース / database file")
+    parser.add_argument("--locale", choices=("ja", "en"), default=None, help="表示言語 / display language")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.service import TableService  # the engine is only needed once there is a game to show
+
+    path: Path = args.db or settings.database_file
+    if not path.exists():  # reading must not create an empty database
+        raise NoGame(channel=args.channel_id)
+    locale = args.locale or settings.default_locale
+    with Store.open(path) as store:
+        service = TableService(store)
+        log = service.game_log(args.channel_id, game_id=args.game)
+        game = log.game
+        kept = {(r.game_id, r.seq) for b in log.in_effect for r in b.events}
+        status = t("store.replay.running" if game.active else "store.replay.finished", locale)
+        print(
+            t(
+                "store.replay.header",
+                locale,
+                game=game.game_id,
+                channel=game.channel_id,
+                status=status,
+                version=game.version,
+                table=game.table_id or "-",
+                commitment=game.commitment or "-",
+            )
+        )
+        if game.revealed_seed:
+            print(t("store.replay.seed", locale, seed=game.revealed_seed))
+        for entry in log.entries:
+            mark = " " if (entry.game_id, entry.seq) in kept or entry.type.startswith("table_") else "x"
+            actor = entry.actor if entry.actor is not None else "-"
+            print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {entry.data}")
+        check = service.check_replay(game.game_id)
+    if check.matches:
+        print(t("store.replay.ok", locale, events=check.events))
+        return 0
+    print(t("store.replay.mismatch", locale, game=game.game_id), file=sys.stderr)
+    return 1

@@ -1,0 +1,384 @@
+"""TableService: the one path every front end takes to change a table.
+
+    lock(channel) → store.load → engine.apply → store.commit → unlock
+
+One asyncio lock per channel (weak-valued, so idle channels cost nothing) serves the requests of one
+channel one after the other while other channels go on; the store's version check stops a second
+process from overwriting a table silently. The store is called synchronously: a cycle takes well
+under a millisecond and one SQLite connection must not be used from two threads at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from bot.dice import FairRandomness
+from bot.engine import Action, Event, GameState, StartGame, apply, legal_actions, replay
+from bot.errors import RefereeError
+from bot.store import EventRecord, GameAlreadyRunning, GameRecord, NewRoll, NoGame, Store
+from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
+from bot.store.records import parse_json
+
+_EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
+
+# Events after which an action can no longer be taken back: they drew on the table's randomness or
+# showed someone information that was hidden (a draw, a shuffle, a roll, a deck order, a game's end).
+BARRIER_TYPES = frozenset(
+    {
+        "game_started",
+        "dice_rolled",
+        "first_player_chosen",
+        "deck_shuffled",
+        "deck_rebuilt",
+        "cards_drawn",
+        "sephirot_checked",
+        "game_ended",
+        "conceded",
+    }
+)
+
+
+class ServiceError(RefereeError):
+    key = "store.service.refused"
+
+
+class NotSeated(ServiceError):
+    key = "store.service.not_seated"
+
+
+class NotYourSeat(ServiceError):
+    key = "store.service.not_your_seat"
+
+
+class NotModerator(ServiceError):
+    key = "store.service.not_moderator"
+
+
+class NothingToUndo(ServiceError):
+    key = "store.service.nothing_to_undo"
+
+
+class NotYourUndo(ServiceError):
+    key = "store.service.not_your_undo"
+
+
+class UndoBarrier(ServiceError):
+    key = "store.service.undo_barrier"
+
+
+class BadRollback(ServiceError):
+    key = "store.service.bad_rollback"
+
+
+def is_barrier(record: EventRecord) -> bool:
+    """Whether this logged event stops an undo: by its type, or because it used a numbered random draw."""
+    if record.type in BARRIER_TYPES:
+        return True
+    return '"number":' in record.data and '"number":null' not in record.data
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one request did. `state` is shared with the service's cache: treat it as read-only."""
+
+    channel_id: int
+    game_id: int
+    version: int
+    state: GameState
+    events: list[Any]  # engine events and the table's own entries (undo, rollback, end), in log order
+    finished: bool = False
+    commitment: str | None = None
+    revealed_seed: str | None = None  # hex, only once the game is over
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The public facts of a table. The seed appears only when the game is finished."""
+
+    channel_id: int
+    game_id: int
+    version: int
+    state: GameState
+    active: bool
+    commitment: str | None
+    table_id: str | None
+    revealed_seed: str | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class GameLog:
+    game: TableView
+    entries: list[EventRecord]
+    in_effect: list[Batch]
+
+
+@dataclass(frozen=True)
+class ReplayCheck:
+    game_id: int
+    stored: GameState
+    rebuilt: GameState
+    events: int
+
+    @property
+    def matches(self) -> bool:
+        return self.stored.model_dump() == self.rebuilt.model_dump()
+
+
+@dataclass
+class TableService:
+    """Start, play, undo, roll back and end the game of each channel; read its status and log.
+
+    `catalog_or_factory` is the card catalog or a function that loads it (called once, when first
+    needed): front ends use `service.catalog` to build the StartGame action from decks.
+    """
+
+    store: Store
+    catalog_or_factory: Any = None
+    seed_factory: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
+    _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+    _cache: dict[int, tuple[int, GameState]] = field(default_factory=dict)
+    _catalog: Any = None
+
+    @property
+    def catalog(self) -> Any:
+        if self._catalog is None and self.catalog_or_factory is not None:
+            source = self.catalog_or_factory
+            self._catalog = source() if callable(source) else source
+        return self._catalog
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    async def start_game(
+        self,
+        channel_id: int,
+        user_id: int,
+        start: StartGame,
+        *,
+        guild_id: int | None = None,
+        is_moderator: bool = False,
+    ) -> Outcome:
+        """Open a game: only someone who takes a seat (or a moderator) may start it."""
+        if str(user_id) not in {seat.id for seat in start.players} and not is_moderator:
+            raise NotSeated()
+        async with self.lock(channel_id):
+            if self.store.find(channel_id) is not None:
+                raise GameAlreadyRunning(channel=channel_id)
+            rng = FairRandomness(self.seed_factory(), _table_id(channel_id))
+            state, events = apply(GameState(), start, rng)
+            game = self.store.start(
+                channel_id,
+                state,
+                events,
+                guild_id=guild_id,
+                actor=user_id,
+                seed=rng.seed,
+                commitment=rng.commitment,
+                table_id=rng.table_id,
+                next_roll=rng.next_number,
+                rolls=_rolls(events, user_id, rng.commitment),
+            )
+            self._cache[game.id] = (game.version, state)
+            return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
+
+    async def act(self, channel_id: int, user_id: int, action: Action) -> Outcome:
+        """Apply one player's action. Only a seated player, and only for their own seat."""
+        async with self.lock(channel_id):
+            game, state = self._load(channel_id)
+            self._check_seat(state, user_id, action)
+            assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
+            rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
+            new_state, events = apply(state, action, rng)
+            return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
+
+    async def undo(self, channel_id: int, user_id: int) -> Outcome:
+        """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
+        async with self.lock(channel_id):
+            game, _ = self._load(channel_id)
+            stack = in_effect(self.store.events(game.id))
+            if len(stack) <= 1:
+                raise NothingToUndo()
+            last = stack[-1]
+            if last.actor != user_id:
+                raise NotYourUndo()
+            barrier = next((e for e in last.events if is_barrier(e)), None)
+            if barrier is not None:
+                raise UndoBarrier(event=barrier.type)
+            state = _rebuild(stack[:-1])
+            return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id)
+
+    async def rollback(
+        self, channel_id: int, user_id: int, *, is_moderator: bool, to_version: int | None = None
+    ) -> Outcome:
+        """A moderator sets the table back to an earlier version (default: before the last action).
+        Dice numbers are never reused: the table's draw counter does not go back."""
+        if not is_moderator:
+            raise NotModerator()
+        async with self.lock(channel_id):
+            game, _ = self._load(channel_id)
+            stack = in_effect(self.store.events(game.id))
+            versions = [b.version for b in stack]
+            target = to_version if to_version is not None else (versions[-2] if len(versions) > 1 else None)
+            if target is None or target not in versions[:-1]:
+                raise BadRollback(versions=", ".join(str(v) for v in versions[:-1]) or "-")
+            state = _rebuild([b for b in stack if b.version <= target])
+            return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
+
+    async def end(self, channel_id: int, user_id: int, *, is_moderator: bool, reason: str = "") -> Outcome:
+        """A moderator ends the game without a winner; it is archived and its seed revealed."""
+        if not is_moderator:
+            raise NotModerator()
+        async with self.lock(channel_id):
+            game, state = self._load(channel_id)
+            return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True)
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    async def status(self, channel_id: int) -> TableView:
+        """The running game of the channel (anyone may read it)."""
+        game, state = self._load(channel_id)
+        return _view(game, state)
+
+    async def legal(self, channel_id: int, user_id: int) -> list[Action]:
+        """What this user may do now (nothing when not seated)."""
+        _, state = self._load(channel_id)
+        if state.seat_of(str(user_id)) is None:
+            return []
+        actions: list[Action] = legal_actions(state, str(user_id))
+        return actions
+
+    async def log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
+        """The log of the channel's running game, else its last finished one (or of `game_id`)."""
+        return self.game_log(channel_id, game_id=game_id)
+
+    def game_log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
+        game = self.store.game(game_id) if game_id is not None else self.store.latest(channel_id)
+        if game.channel_id != channel_id:
+            raise NoGame(channel=channel_id)
+        entries = self.store.events(game.id)
+        return GameLog(_view(game, game.state_as(GameState)), entries, in_effect(entries))
+
+    def check_replay(self, game_id: int) -> ReplayCheck:
+        """Rebuild a game from its events and set it beside the stored state."""
+        game = self.store.game(game_id)
+        stack = in_effect(self.store.events(game_id))
+        return ReplayCheck(game_id, game.state_as(GameState), _rebuild(stack), sum(len(b.events) for b in stack))
+
+    def record_roll(self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int) -> None:
+        """File a roll made outside a game (OS randomness, no number to verify)."""
+        roll = NewRoll(expression=expression, faces=list(faces), total=total, user_id=user_id)
+        self.store.rolls.record(channel_id, roll)
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _load(self, channel_id: int) -> tuple[GameRecord, GameState]:
+        game = self.store.load(channel_id)
+        cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            return game, cached[1]
+        state: GameState = game.state_as(GameState)
+        self._cache[game.id] = (game.version, state)
+        return game, state
+
+    def _check_seat(self, state: GameState, user_id: int, action: Action) -> None:
+        if state.seat_of(str(user_id)) is None:
+            raise NotSeated()
+        player = getattr(action, "player", None)
+        if player != str(user_id):
+            raise NotYourSeat()
+
+    def _commit(
+        self,
+        game: GameRecord,
+        state: GameState,
+        events: list[Any],
+        user_id: int,
+        *,
+        next_roll: int | None = None,
+        finish: bool = False,
+    ) -> Outcome:
+        if finish or state.over:
+            result = {"winner": state.winner, "reason": state.end_reason}
+            stored = self.store.finish(
+                game.channel_id, state, events, game.version, result=result, game_id=game.id, actor=user_id
+            )
+            self._cache.pop(game.id, None)
+            seed = stored.seed.hex() if stored.seed is not None else None
+            return Outcome(
+                game.channel_id, game.id, stored.version, state, events, True, stored.commitment, revealed_seed=seed
+            )
+        stored = self.store.commit(
+            game.channel_id,
+            state,
+            events,
+            game.version,
+            game_id=game.id,
+            actor=user_id,
+            next_roll=next_roll,
+            rolls=_rolls(events, user_id, game.commitment),
+        )
+        self._cache[game.id] = (stored.version, state)
+        return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
+
+
+def _rebuild(batches: Sequence[Batch]) -> GameState:
+    """Fold the engine events of these actions from the start (the table's own entries are skipped)."""
+    events = [
+        parse_json(r.data, _EVENTS, what=f"events.data (game {r.game_id}, seq {r.seq})")
+        for b in batches
+        for r in b.events
+        if r.type not in TABLE_TYPES
+    ]
+    state: GameState = replay(events)
+    return state
+
+
+def _rolls(events: Sequence[Any], user_id: int, commitment: str | None) -> list[NewRoll]:
+    return [
+        NewRoll(
+            expression=e.expression,
+            faces=[list(e.faces)],
+            total=e.total,
+            number=e.number,
+            commitment=commitment,
+            user_id=user_id,
+        )
+        for e in events
+        if getattr(e, "type", None) == "dice_rolled"
+    ]
+
+
+def _table_id(channel_id: int) -> str:
+    return f"{channel_id}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
+
+
+def _view(game: GameRecord, state: GameState) -> TableView:
+    seed = game.seed.hex() if game.seed is not None and not game.active else None
+    return TableView(
+        game.channel_id,
+        game.id,
+        game.version,
+        state,
+        game.active,
+        game.commitment,
+        game.table_id,
+        seed,
+        game.created_at,
+        game.updated_at,
+    )

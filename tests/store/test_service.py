@@ -1,0 +1,199 @@
+"""TableService: who may do what, undo, rollback, end, and the log, against the real engine and SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Pass, RuleViolation
+from bot.service import (
+    BadRollback,
+    NothingToUndo,
+    NotModerator,
+    NotSeated,
+    NotYourSeat,
+    NotYourUndo,
+    Outcome,
+    TableService,
+    UndoBarrier,
+    is_barrier,
+)
+from bot.store import GameAlreadyRunning, NoGame, Store
+from tests.store.tables import AKI, BEN, JUDGE, STRANGER, catalog, next_move, start
+
+CH = 4000
+
+
+@pytest.fixture
+def service(db_path: Path) -> Iterator[TableService]:
+    with Store.open(db_path) as store:
+        yield TableService(store, catalog)
+
+
+@pytest.fixture
+async def table(service: TableService) -> AsyncIterator[TableService]:
+    await service.start_game(CH, AKI, start(), guild_id=1)
+    yield service
+
+
+async def _play_until(
+    service: TableService, rnd: random.Random, want_barrier: bool
+) -> tuple[dict[str, object], Outcome]:
+    """Play random legal moves until one whose events do (or do not) stop an undo; return the state
+    just before that move and its outcome."""
+    for _ in range(500):
+        state = (await service.status(CH)).state
+        before = state.model_dump()
+        user, action = next_move(state, rnd)
+        out = await service.act(CH, user, action)
+        assert not out.finished, "the game ended before the wanted kind of action came up"
+        entries = service.store.events(out.game_id)[-len(out.events) :]
+        if any(is_barrier(e) for e in entries) == want_barrier:
+            return before, out
+    raise AssertionError("no such action in 500 moves")
+
+
+async def test_only_a_player_who_takes_a_seat_may_start_a_game(service: TableService) -> None:
+    with pytest.raises(NotSeated):
+        await service.start_game(CH, STRANGER, start())
+    assert service.store.find(CH) is None
+    out = await service.start_game(CH, STRANGER, start(), is_moderator=True)
+    assert out.version == 1
+    with pytest.raises(GameAlreadyRunning):
+        await service.start_game(CH, AKI, start())
+
+
+async def test_status_is_public_and_keeps_the_seed_secret_until_the_end(table: TableService) -> None:
+    view = await table.status(CH)
+    assert view.active and view.commitment and view.revealed_seed is None
+    assert [p.id for p in view.state.players] == [str(AKI), str(BEN)]
+    with pytest.raises(NoGame):
+        await table.status(CH + 1)
+
+
+async def test_only_seated_players_act_and_only_for_themselves(table: TableService) -> None:
+    state = (await table.status(CH)).state
+    user, action = next_move(state, random.Random(0))
+    other = BEN if user == AKI else AKI
+    with pytest.raises(NotSeated):
+        await table.act(CH, STRANGER, action)
+    with pytest.raises(NotYourSeat):
+        await table.act(CH, other, action)
+    with pytest.raises(RuleViolation):  # the other player is not the one to act now
+        await table.act(CH, other, Pass(player=str(other)))
+    assert (await table.status(CH)).version == 1
+    assert (await table.act(CH, user, action)).version == 2
+
+
+async def test_a_whole_random_game_is_archived_with_its_seed_and_replays_exactly(table: TableService) -> None:
+    rnd = random.Random(7)
+    out = None
+    for _ in range(3000):
+        user, action = next_move((await table.status(CH)).state, rnd)
+        out = await table.act(CH, user, action)
+        if out.finished:
+            break
+    assert out is not None and out.finished and out.revealed_seed is not None
+    assert hashlib.sha256(bytes.fromhex(out.revealed_seed)).hexdigest() == out.commitment
+    assert table.store.find(CH) is None  # the channel is free
+    log = await table.log(CH)
+    assert not log.game.active and log.game.revealed_seed == out.revealed_seed
+    assert table.check_replay(out.game_id).matches
+    rolls = table.store.rolls.of_game(out.game_id)
+    assert rolls and len({r.number for r in rolls}) == len(rolls)
+    await table.start_game(CH, AKI, start())
+
+
+async def test_the_player_who_acted_can_undo_and_the_opponent_sees_it(table: TableService) -> None:
+    with pytest.raises(NothingToUndo):  # the set-up itself is never undone
+        await table.undo(CH, AKI)
+    before, out = await _play_until(table, random.Random(3), want_barrier=False)
+    actor = table.store.events(out.game_id)[-1].actor
+    assert actor is not None
+    with pytest.raises(NotYourUndo):
+        await table.undo(CH, BEN if actor == AKI else AKI)
+    undone = await table.undo(CH, actor)
+    assert [e.type for e in undone.events] == ["table_undo"]  # what the table shows everyone
+    assert undone.version == out.version + 1
+    assert undone.state.model_dump() == before
+    assert (await table.status(CH)).state.model_dump() == before
+    log = table.game_log(CH)
+    assert log.entries[-1].type == "table_undo" and log.entries[-1].actor == actor
+    assert out.version not in [b.version for b in log.in_effect]
+    assert table.check_replay(out.game_id).matches
+
+
+async def test_nothing_is_undone_past_a_draw_a_shuffle_or_a_roll(table: TableService) -> None:
+    _, out = await _play_until(table, random.Random(5), want_barrier=True)
+    actor = table.store.events(out.game_id)[-1].actor
+    assert actor is not None
+    with pytest.raises(UndoBarrier) as info:
+        await table.undo(CH, actor)
+    assert info.value.args_["event"] in {"cards_drawn", "deck_shuffled", "dice_rolled", "sephirot_checked"}
+    assert (await table.status(CH)).version == out.version
+
+
+async def test_a_moderator_rolls_back_and_the_log_keeps_everything(table: TableService) -> None:
+    set_up = (await table.status(CH)).state.model_dump()
+    rnd = random.Random(11)
+    for _ in range(12):
+        user, action = next_move((await table.status(CH)).state, rnd)
+        await table.act(CH, user, action)
+    with pytest.raises(NotModerator):
+        await table.rollback(CH, AKI, is_moderator=False, to_version=1)
+    with pytest.raises(BadRollback):
+        await table.rollback(CH, JUDGE, is_moderator=True, to_version=999)
+    entries_before = len(table.game_log(CH).entries)
+    out = await table.rollback(CH, JUDGE, is_moderator=True, to_version=1)
+    assert out.state.model_dump() == set_up
+    log = table.game_log(CH)
+    assert [b.version for b in log.in_effect] == [1]
+    assert len(log.entries) == entries_before + 1 and log.entries[-1].type == "table_rollback"
+    assert table.check_replay(out.game_id).matches
+    user, action = next_move(out.state, rnd)  # play goes on from the set-up
+    assert (await table.act(CH, user, action)).version == out.version + 1
+
+
+async def test_a_moderator_ends_a_game_and_it_stays_readable(table: TableService) -> None:
+    with pytest.raises(NotModerator):
+        await table.end(CH, AKI, is_moderator=False)
+    out = await table.end(CH, JUDGE, is_moderator=True, reason="time")
+    assert out.finished and out.revealed_seed
+    assert table.store.find(CH) is None
+    log = await table.log(CH)
+    assert log.entries[-1].type == "table_ended" and not log.game.active
+    assert table.check_replay(out.game_id).matches
+
+
+async def test_two_services_on_one_file_see_each_others_moves(db_path: Path) -> None:
+    with Store.open(db_path) as one, Store.open(db_path) as two:
+        first, second = TableService(one), TableService(two)
+        await first.start_game(CH, AKI, start())
+        rnd = random.Random(2)
+        for turn in range(10):
+            acting = first if turn % 2 else second
+            user, action = next_move((await acting.status(CH)).state, rnd)
+            await acting.act(CH, user, action)
+        assert (await first.status(CH)).version == (await second.status(CH)).version == 11
+        assert first.check_replay(first.store.load(CH).id).matches
+
+
+async def test_a_busy_channel_does_not_hold_up_another(service: TableService) -> None:
+    await service.start_game(CH, AKI, start())
+    await service.start_game(CH + 1, AKI, start())
+    async with service.lock(CH):  # channel CH is in the middle of something
+        user, action = next_move((await service.status(CH + 1)).state, random.Random(1))
+        out = await asyncio.wait_for(service.act(CH + 1, user, action), timeout=30)
+    assert out.version == 2
+
+
+async def test_refusals_are_clear_in_both_languages(table: TableService) -> None:
+    with pytest.raises(NotModerator) as info:
+        await table.end(CH, AKI, is_moderator=False)
+    assert "moderator" in info.value.message("en") and "モデレーター" in info.value.message("ja")
+    assert (await table.status(CH)).active
