@@ -45,8 +45,10 @@ class Catalog:
         self._sources = dict(sources or {})
         self._notices = dict(notices or {})
         self._names: dict[str, str] = {}
+        self._card_names: dict[str, tuple[str, ...]] = {}  # normalised once, searched on every keystroke
         for card in self.cards.values():
-            for name in card.names():
+            self._card_names[card.id] = card.names()
+            for name in self._card_names[card.id]:
                 self._names.setdefault(name, card.id)
         self._deck_names: dict[str, str] = {}
         for deck in self.decks.values():
@@ -130,7 +132,7 @@ class Catalog:
         wanted = normalize_name(text)
         ranked: list[tuple[int, str, Card]] = []
         for card in self.cards.values():
-            names = card.names()
+            names = self._card_names[card.id]
             if wanted in names:
                 rank = 0
             elif any(n.startswith(wanted) for n in names):
