@@ -10,7 +10,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+from bot.rulings.tokenize import normalize
 
 _TERM = r"[^\s\[\]【】≪≫《》（）()「」：:。、，,]{2,24}?"
 _OPEN_TO_CLOSE = {"[": "]", "【": "】", "≪": "≫", "（": "）", "(": ")"}
@@ -66,8 +68,27 @@ class Lexicon(BaseModel):
     english: dict[str, list[str]] = Field(default_factory=dict)
     synonyms: dict[str, list[str]] = Field(default_factory=dict)
     symbols: dict[str, str] = Field(default_factory=dict)
+    patterns: dict[str, str] = Field(default_factory=dict)
     stopwords: list[str] = Field(default_factory=list)
     english_stopwords: list[str] = Field(default_factory=list)
+    _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
+
+    @field_validator("patterns")
+    @classmethod
+    def _valid_regexes(cls, patterns: dict[str, str]) -> dict[str, str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"bad pattern {pattern!r}: {exc}") from exc
+        return patterns
+
+    def model_post_init(self, __context: object) -> None:
+        self._compiled = tuple((re.compile(p), word) for p, word in self.patterns.items())
+
+    def prepare(self, text: str) -> str:
+        """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""
+        return normalize(text, self.symbols, self._compiled)
 
 
 def load_lexicon(path: Path) -> Lexicon:

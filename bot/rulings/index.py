@@ -16,15 +16,19 @@ from pathlib import Path
 from bot.rulings.corpus import corpus_digest, load_corpus
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import ParsedDocument, Passage
-from bot.rulings.tokenize import normalize, tokens
+from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump when parsing, segmentation or the schema change: old index files are then ignored.
-INDEX_VERSION = "rulings-index-5"
+INDEX_VERSION = "rulings-index-8"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE documents(id TEXT PRIMARY KEY, json TEXT NOT NULL);
-CREATE TABLE passages(rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, json TEXT NOT NULL, terms TEXT NOT NULL);
+CREATE TABLE passages(
+    rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, json TEXT NOT NULL,
+    terms TEXT NOT NULL,  -- body, heading and name terms: what a hit is measured against
+    plain TEXT NOT NULL   -- normalised text, for quoted phrases matched literally
+);
 CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL);
 CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
 CREATE TABLE unplaced(json TEXT NOT NULL);
@@ -38,10 +42,10 @@ class Segmented:
 
     def __init__(self, passage: Passage, lexicon: Lexicon) -> None:
         stop = frozenset(lexicon.stopwords)
-        body = tokens(normalize(passage.text, lexicon.symbols), stop)
+        body = tokens(lexicon.prepare(strip_list_marks(passage.text)), stop)
         self.body = [t.term for t in body]
-        self.heading = [t.term for t in tokens(normalize(passage.section, lexicon.symbols), stop)]
-        self.names = [t.term for t in tokens(normalize(" ".join(passage.names), lexicon.symbols), stop)]
+        self.heading = [t.term for t in tokens(lexicon.prepare(passage.section), stop)]
+        self.names = [t.term for t in tokens(lexicon.prepare(" ".join(passage.names)), stop)]
         self.readings = {(t.term, t.reading) for t in body} | {(t.term, t.surface) for t in body}
 
 
@@ -52,11 +56,13 @@ def index_path(data_dir: Path, rules_dir: Path) -> Path:
 def write_rows(
     db: sqlite3.Connection, rows: Iterable[tuple[str, str, Sequence[str], Sequence[str], Sequence[str]]], start: int = 1
 ) -> int:
-    """Insert (id, json, body terms, heading terms, name terms); returns the next free rowid."""
+    """Insert (id, json, plain text, body terms, heading terms, name terms); returns the next free rowid."""
     rowid = start
-    for pid, payload, body, heading, names in rows:
+    for pid, payload, plain, body, heading, names in rows:
+        terms = " ".join(dict.fromkeys([*body, *heading, *names]))
         db.execute(
-            "INSERT INTO passages(rowid, id, json, terms) VALUES (?, ?, ?, ?)", (rowid, pid, payload, " ".join(body))
+            "INSERT INTO passages(rowid, id, json, terms, plain) VALUES (?, ?, ?, ?, ?)",
+            (rowid, pid, payload, terms, plain),
         )
         db.execute(
             "INSERT INTO passages_fts(rowid, body, heading, names) VALUES (?, ?, ?, ?)",
@@ -83,7 +89,8 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                 df.update(set(seg.body) | set(seg.heading) | set(seg.names))
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
-                rows.append((passage.id, passage.model_dump_json(), seg.body, seg.heading, seg.names))
+                plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
+                rows.append((passage.id, passage.model_dump_json(), plain, seg.body, seg.heading, seg.names))
             for entry in document.glossary:
                 db.execute(
                     "INSERT INTO glossary VALUES (?, ?, ?, ?)",

@@ -228,7 +228,8 @@ def parse_document(meta: DocumentMeta, text: str) -> ParsedDocument:
                 kind=draft.kind,
                 text=body,
                 citations=citations_of(body),
-                names=names_of(body),
+                # A definition names its term first, so "what is X" can find the definition of X.
+                names=(body.split("：", 1)[0], *names_of(body)) if draft.kind is Kind.DEFINITION else names_of(body),
                 line=draft.line,
             )
         )

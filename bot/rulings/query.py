@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import hiragana_runs, normalize, to_katakana, tokens
+from bot.rulings.tokenize import kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -20,6 +20,10 @@ _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
 _MIN_KANA_READING = 3
+# Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
+# topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
+NOUN_WEIGHT, OTHER_WEIGHT, VARIANT_WEIGHT = 1.0, 0.5, 0.8
+_ENGLISH_UNKNOWN_WEIGHT = 0.4  # no part of speech for English words the lexicon does not know
 
 
 @dataclass
@@ -30,7 +34,9 @@ class Vocabulary:
     passages: int
     by_reading: Mapping[str, frozenset[str]]
     english: Mapping[str, tuple[str, ...]]  # lower-case English word or phrase → corpus terms
+    english_phrases: Mapping[str, tuple[str, ...]]  # the same → the Japanese wordings themselves
     synonyms: Mapping[str, tuple[str, ...]]  # Japanese word → corpus terms
+    synonym_phrases: Mapping[str, tuple[str, ...]]  # Japanese word → the corpus wordings themselves
     lexicon: Lexicon
     english_keys_words: frozenset[str] = frozenset()
 
@@ -40,18 +46,21 @@ class Vocabulary:
 
 @dataclass
 class QueryPlan:
+    text: str = ""  # the question as prepared for segmentation
     terms: list[str] = field(default_factory=list)  # known to the corpus, in order, unique
     phrases: list[list[str]] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)  # words the corpus does not know
-    weights: dict[str, float] = field(default_factory=dict)  # term → share of the question it stands for
+    literals: list[str] = field(default_factory=list)  # quoted text, matched literally as well
+    soft_literals: list[str] = field(default_factory=list)  # corpus wordings the lexicon translated to
+    unknown: dict[str, float] = field(default_factory=dict)  # words the corpus does not know → weight
+    weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
 
     def add(self, term: str, vocab: Vocabulary, weight: float = 1.0) -> None:
         if term in vocab.df:
             if term not in self.weights:
                 self.terms.append(term)
             self.weights[term] = max(self.weights.get(term, 0.0), weight)
-        elif term not in self.unknown:
-            self.unknown.append(term)
+        else:
+            self.unknown[term] = max(self.unknown.get(term, 0.0), weight)
 
     @property
     def empty(self) -> bool:
@@ -90,6 +99,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         for n in range(min(5, len(words) - i), 0, -1):
             for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
                 if key in vocab.english:
+                    plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=1.0 / max(1, len(vocab.english[key])))
                     break
@@ -107,14 +117,15 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 for piece in re.findall(r"[a-z]+|[0-9]+", word):
                     if piece in vocab.df:
                         plan.add(piece, vocab)
-            elif word not in plan.unknown:
-                plan.unknown.append(word)
+            else:
+                plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
             i += 1
 
 
 def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) -> None:
-    """Hiragana typed for a corpus word (まよけ → 魔除け, えーてる → エーテル): longest reading match."""
-    for start, run in hiragana_runs(text):
+    """Kana typed for a corpus word (まよけ → 魔除け, えーてる → エーテル, ダメーじ → ダメージ):
+    the longest katakana reading or spelling of a corpus term inside each kana run."""
+    for start, run in kana_runs(text):
         kata = to_katakana(run)
         i = 0
         while i < len(kata):
@@ -122,7 +133,7 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[i
                 found = vocab.by_reading.get(kata[i:j])
                 if found:
                     for term in sorted(found):
-                        plan.add(term, vocab, weight=0.8)
+                        plan.add(term, vocab, weight=VARIANT_WEIGHT)
                     covered.update(range(start + i, start + j))
                     i = j
                     break
@@ -131,24 +142,29 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[i
 
 
 def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) -> None:
-    for word, targets in vocab.synonyms.items():
-        at = text.find(word)
-        if at < 0:
-            continue
-        for term in targets:
-            plan.add(term, vocab, weight=0.8)
-        while at >= 0:
-            covered.update(range(at, at + len(word)))
-            at = text.find(word, at + 1)
+    """Lexicon synonyms, found in the text as typed or with its hiragana read as katakana (でふ → デフ)."""
+    for haystack in dict.fromkeys((text, to_katakana(text))):
+        for word, targets in vocab.synonyms.items():
+            at = haystack.find(word)
+            if at < 0:
+                continue
+            for term in targets:
+                plan.add(term, vocab, weight=VARIANT_WEIGHT)
+            plan.soft_literals.extend(vocab.synonym_phrases.get(word, ()))
+            while at >= 0:
+                covered.update(range(at, at + len(word)))
+                at = haystack.find(word, at + 1)
 
 
 def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     lexicon = vocab.lexicon
     stop = frozenset(lexicon.stopwords)
-    text = normalize(question[:MAX_QUESTION_CHARS], lexicon.symbols)
-    plan = QueryPlan()
+    text = lexicon.prepare(question[:MAX_QUESTION_CHARS])
+    plan = QueryPlan(text=text)
     for match in _PHRASE.finditer(text):
         quoted = next(g for g in match.groups() if g)
+        if len(quoted.strip()) > 1 and quoted.strip() not in plan.literals:
+            plan.literals.append(quoted.strip())
         phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
         if len(phrase) > 1 and phrase not in plan.phrases:
             plan.phrases.append(phrase)
@@ -160,10 +176,13 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     for token in tokens(text, stop):
         if _ASCII.match(token.surface.lower()) and not token.surface.isdigit():
             continue  # Latin words go through the English path below
+        if token.compound and token.term not in vocab.df:
+            continue  # its pieces follow and speak for it
         if token.term in vocab.df or not set(range(token.begin, token.end)) <= covered:
-            plan.add(token.term, vocab)
+            plan.add(token.term, vocab, weight=NOUN_WEIGHT if token.noun else OTHER_WEIGHT)
     _english(text, vocab, plan)
     del plan.terms[MAX_TERMS:]
+    del plan.literals[4:]
     return plan
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.rulings.glossary import Lexicon
 from bot.rulings.index import ensure_index
-from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Passage
+from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Passage
 from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
 from bot.rulings.tokenize import normalize, tokens
 
@@ -20,6 +20,14 @@ MIN_COVERAGE = 0.42
 CANDIDATES = 40
 # bm25 weights of the FTS columns: passage body, section heading, names of cards and abilities.
 COLUMN_WEIGHTS = (1.0, 0.35, 0.5)
+# The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
+# so a passage that answers every part of the question beats one that repeats a single word.
+COVERAGE_SHARE = 0.5
+LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
+SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
+# Tooltip definitions are glosses: behind the rules unless the question names the defined term.
+DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
+MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class _Candidate:
     passage: Passage
     score: float
     coverage: float
+    rank: float
 
 
 class Rulebook:
@@ -50,20 +59,25 @@ class Rulebook:
         stop = frozenset(lexicon.stopwords)
 
         def corpus_terms(words: Sequence[str]) -> tuple[str, ...]:
-            found = [t.term for w in words for t in tokens(normalize(w, lexicon.symbols), stop)]
+            found = [t.term for w in words for t in tokens(lexicon.prepare(w), stop)]
             return tuple(dict.fromkeys(found))
 
         english: dict[str, tuple[str, ...]] = {}
+        phrases: dict[str, tuple[str, ...]] = {}
         for term, meaning in self.db.execute("SELECT term, meaning FROM glossary WHERE language = 'en'"):
             english[term.lower()] = corpus_terms([meaning])
+            phrases[term.lower()] = (lexicon.prepare(meaning),)
         for key, values in lexicon.english.items():
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
+            phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
         self.vocab = Vocabulary(
             df=df,
             passages=int(self._meta("passages")),
             by_reading={k: frozenset(v) for k, v in by_reading.items()},
             english=english,
+            english_phrases=phrases,
             synonyms={normalize(k): corpus_terms(v) for k, v in lexicon.synonyms.items()},
+            synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
             lexicon=lexicon,
         )
 
@@ -86,8 +100,8 @@ class Rulebook:
         return analyse(question, self.vocab)
 
     def _coverage(self, plan: QueryPlan, passage_terms: set[str]) -> float:
-        """Share of the question's idf weight that the passage carries; unknown words weigh fully."""
-        unknown = self.idf("") * len(plan.unknown)
+        """Share of the question's idf weight that the passage carries; unknown words count as missing."""
+        unknown = self.idf("") * sum(plan.unknown.values())
         total = sum(self.idf(t) * plan.weights[t] for t in plan.terms) + unknown
         found = sum(self.idf(t) * plan.weights[t] for t in plan.terms if t in passage_terms)
         return found / total if total else 0.0
@@ -96,20 +110,45 @@ class Rulebook:
         if plan.empty:
             return []
         sql = (
-            "SELECT p.json, p.terms, bm25(passages_fts, ?, ?, ?) AS score FROM passages_fts "
+            "SELECT p.rowid, p.json, p.terms, p.plain, bm25(passages_fts, ?, ?, ?) AS score FROM passages_fts "
             "JOIN passages p ON p.rowid = passages_fts.rowid WHERE passages_fts MATCH ? "
             "ORDER BY score LIMIT ?"
         )
-        rows = self.db.execute(sql, (*COLUMN_WEIGHTS, fts_match(plan), CANDIDATES * (4 if game else 1))).fetchall()
+        limit = CANDIDATES * (4 if game else 1)
+        rows = self.db.execute(sql, (*COLUMN_WEIGHTS, fts_match(plan), limit)).fetchall()
+        seen = {row[0] for row in rows}
+        for literal in plan.literals:
+            more = self.db.execute(
+                "SELECT rowid, json, terms, plain, 0.0 FROM passages WHERE instr(plain, ?) > 0 LIMIT ?",
+                (literal, CANDIDATES),
+            ).fetchall()
+            rows.extend(row for row in more if row[0] not in seen)
+            seen.update(row[0] for row in more)
+        best = max((-float(row[4]) for row in rows), default=0.0) or 1.0
         out: list[_Candidate] = []
-        for payload, terms, score in rows:
+        for _, payload, terms, plain, score in rows:
             passage = Passage.model_validate_json(payload)
             if game is not None and passage.game != game:
                 continue
-            heading = {t.term for t in tokens(normalize(passage.section, self.vocab.lexicon.symbols))}
-            coverage = self._coverage(plan, set(terms.split()) | heading)
-            out.append(_Candidate(passage, -float(score), coverage))
+            coverage = self._coverage(plan, set(terms.split()))
+            bonus = self._bonus(plan, passage, plain)
+            rank = (1 - COVERAGE_SHARE) * (-float(score) / best) + COVERAGE_SHARE * coverage + bonus
+            out.append(_Candidate(passage, -float(score), coverage, rank))
+        out.sort(key=lambda c: c.rank, reverse=True)
         return out
+
+    def _bonus(self, plan: QueryPlan, passage: Passage, plain: str) -> float:
+        bonus = 0.0
+        if any(f"「{lit}」" in plain for lit in plan.literals):
+            bonus += 2 * LITERAL_BONUS
+        elif any(lit in plain for lit in plan.literals):
+            bonus += LITERAL_BONUS
+        if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
+            bonus += SOFT_LITERAL_BONUS
+        if passage.kind is Kind.DEFINITION:
+            named = self.vocab.lexicon.prepare(passage.names[0]) in plan.text
+            bonus += DEFINITION_BONUS - DEFINITION_PENALTY if named else -DEFINITION_PENALTY
+        return bonus
 
     def _hit(self, candidate: _Candidate, related: list[str]) -> Hit:
         p, meta = candidate.passage, self.documents[candidate.passage.document]
@@ -164,7 +203,7 @@ class Rulebook:
             return known
         pool = [t for t, df in self.vocab.df.items() if len(t) > 1]
         close: list[str] = []
-        for word in plan.unknown[:limit]:
+        for word in list(plan.unknown)[:limit]:
             close.extend(m for m in difflib.get_close_matches(word, pool, n=2, cutoff=0.6) if m not in close)
         return close[:limit]
 

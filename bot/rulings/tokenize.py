@@ -5,62 +5,95 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 
-from sudachipy import Dictionary, SplitMode, Tokenizer
+from sudachipy import Dictionary, Morpheme, SplitMode, Tokenizer
 
 # Parts of speech that carry meaning; particles, auxiliaries, symbols and interjections do not.
 _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞", "接尾辞"})
+_DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
-_HIRAGANA = re.compile(r"[\u3041-\u3096\u30fc]+")
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
+_LIST_MARK = re.compile(r"^\s*(?:[•・\-*]|\d{1,2}[.．])\s*", re.MULTILINE)
 # Sudachi refuses very long inputs; questions are cut well before that.
 MAX_SEGMENT_CHARS = 4000
 
 
 @cache
 def _tokenizer() -> Tokenizer:
-    return Dictionary(dict="core").create(SplitMode.C)
+    return Dictionary(dict="core").tokenizer(mode=SplitMode.C)
 
 
-def normalize(text: str, symbols: Mapping[str, str] | None = None) -> str:
-    """NFKC, card symbols such as {S} read as their words, the katakana middle dot removed."""
+def normalize(
+    text: str, symbols: Mapping[str, str] | None = None, patterns: Sequence[tuple[re.Pattern[str], str]] = ()
+) -> str:
+    """NFKC, card symbols such as {S} read as their words, dice notation spelled out (2d6 → 2個の6面ダイス),
+    the katakana middle dot removed, and the word of each matching pattern added (なければならない → 必須)."""
     for symbol, word in (symbols or {}).items():
         text = text.replace(symbol, f" {word} ")
     text = unicodedata.normalize("NFKC", text)
-    return _KATAKANA_DOT.sub("", text)
+    text = _DICE.sub(r"\1個の\2面ダイス", text)
+    text = _KATAKANA_DOT.sub("", text)
+    added = [word for pattern, word in patterns if pattern.search(text)]
+    return f"{text} {' '.join(added)}" if added else text
 
 
 def to_katakana(text: str) -> str:
     return "".join(chr(ord(c) + 0x60) if "\u3041" <= c <= "\u3096" else c for c in text)
 
 
-def hiragana_runs(text: str) -> Iterator[tuple[int, str]]:
-    return ((m.start(), m.group()) for m in _HIRAGANA.finditer(text))
+def kana_runs(text: str) -> Iterator[tuple[int, str]]:
+    """Runs of hiragana and katakana, with their offsets: where a kana spelling of a word may hide."""
+    return ((m.start(), m.group()) for m in _KANA.finditer(text))
+
+
+def strip_list_marks(text: str) -> str:
+    """Bullets and item numbers ("2. ", "• ") are layout; as terms they would match any "2" in a question."""
+    return _LIST_MARK.sub("", text)
 
 
 class Token:
-    __slots__ = ("begin", "end", "reading", "surface", "term")
+    __slots__ = ("begin", "compound", "end", "noun", "reading", "surface", "term")
 
     def __init__(self, surface: str, term: str, reading: str, begin: int = 0, end: int = 0) -> None:
         self.surface, self.term, self.reading = surface, term, reading
         self.begin, self.end = begin, end  # character offsets in the segmented text
+        self.noun = True  # nouns carry a question's topic; verbs and adjectives less so
+        self.compound = False  # a split-mode-C word whose split-mode-A pieces follow it
 
 
 def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
-    """Content-word tokens of already normalised text; `term` is Sudachi's normalised form, lower-cased."""
+    """Content-word tokens of already normalised text; `term` is Sudachi's normalised form, lower-cased.
+
+    A compound (計算方法) is followed by its pieces (計算, 方法), so a question and a passage that
+    cut the same words differently still share terms.
+    """
     out: list[Token] = []
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
         chunk = text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]
         for m in _tokenizer().tokenize(chunk):
-            if m.part_of_speech()[0] not in _CONTENT_POS:
+            token = _token(m, chunk_start, stopwords)
+            if token is None:
                 continue
-            term = m.normalized_form().lower()
-            if not term.strip() or term in stopwords:
-                continue
-            begin = chunk_start + m.begin()
-            out.append(Token(m.surface(), term, m.reading_form(), begin, chunk_start + m.end()))
+            out.append(token)
+            pieces = m.split(SplitMode.A)
+            if len(pieces) > 1:
+                token.compound = True
+                out.extend(t for t in (_token(p, chunk_start, stopwords) for p in pieces) if t is not None)
     return out
+
+
+def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
+    pos = m.part_of_speech()[0]
+    if pos not in _CONTENT_POS:
+        return None
+    term = m.normalized_form().lower()
+    if not term.strip() or term in stopwords:
+        return None
+    token = Token(m.surface(), term, m.reading_form(), offset + m.begin(), offset + m.end())
+    token.noun = pos in ("名詞", "接尾辞")
+    return token
 
 
 def terms(text: str, symbols: Mapping[str, str] | None = None, stopwords: frozenset[str] = frozenset()) -> list[str]:
