@@ -12,6 +12,7 @@ from pydantic_core import PydanticCustomError
 
 from bot.catalog.effects import DamageEffect, Effect, Timing
 from bot.catalog.names import normalize_name
+from bot.i18n import t
 
 CardId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")]
 """A stable ascii slug: lowercase letters, digits, `-` and `_`; it never changes once published."""
@@ -20,27 +21,10 @@ Cost = Annotated[int, Field(ge=0, le=10)]
 
 CardType = Literal["arcastella", "spell", "sephirot_code", "follower", "aura_compolta"]
 
-TYPE_LABELS_JA: dict[str, str] = {
-    "arcastella": "アルカステラ",
-    "spell": "スペル",
-    "sephirot_code": "セフィロト・コード",
-    "follower": "フォロワー",
-    "aura_compolta": "アウラ・コンポルタ",
-}
-SKILL_LABELS_JA: dict[str, str] = {
-    "attack": "攻撃スキル",
-    "support": "支援スキル",
-    "leader": "リーダースキル",
-    "astral": "アストラルコード",
-}
-TIMING_LABELS_JA: dict[str, str] = {
-    "own_turn": "[自分のターン]",
-    "opponent_turn": "[相手のターン]",
-    "any": "[好きなタイミング]",
-    "turn_start": "ターン開始時",
-    "turn_end": "ターン終了時",
-    "knockout": "戦闘脱落時",
-}
+
+def _ja(key: str) -> str:
+    """The Japanese label used in printed card text (the rules corpus is Japanese)."""
+    return t(key, "ja")
 
 
 class Frozen(BaseModel):
@@ -80,9 +64,8 @@ class Skill(Frozen):
     def rules_text(self) -> str:
         cost = f" コスト{self.cost}" if self.cost else ""
         english = f" ({self.name_en})" if self.name_en else ""
-        return (
-            f"《{SKILL_LABELS_JA[self.kind]}》{self.name}{english}{cost} {TIMING_LABELS_JA[self.timing]}: {self.text}"
-        )
+        kind, timing = _ja(f"cards.skill.{self.kind}"), _ja(f"cards.timing.{self.timing}")
+        return f"《{kind}》{self.name}{english}{cost} {timing}: {self.text}"
 
 
 class CardBase(Frozen):
@@ -107,7 +90,7 @@ class CardBase(Frozen):
         """The card as readable text for the rulings search and `referee cards show`."""
         english = f" ({self.name_en})" if self.name_en else ""
         keywords = f" 〈{'・'.join(self.keywords)}〉" if self.keywords else ""
-        label = TYPE_LABELS_JA[str(getattr(self, "type", ""))]
+        label = _ja(f"cards.type.{getattr(self, 'type', '')}")
         lines = [f"{self.name}{english} 〔{label}〕 {self.stats()}".rstrip() + keywords]
         if self.text:
             lines.append(self.text)
@@ -161,7 +144,7 @@ class Spell(CardBase):
     )
 
     def stats(self) -> str:
-        return f"コスト{self.cost} {TIMING_LABELS_JA[self.timing]}"
+        return f"コスト{self.cost} {_ja(f'cards.timing.{self.timing}')}"
 
 
 class SephirotCode(CardBase):
@@ -212,7 +195,7 @@ class Follower(CardBase):
     triggers: tuple[Trigger, ...] = Field(default=(), description="Effects at later timings while it is in play.")
 
     def stats(self) -> str:
-        return f"コスト{self.cost} {TIMING_LABELS_JA[self.timing]} HP {self.hp} DEF {self.defense}"
+        return f"コスト{self.cost} {_ja(f'cards.timing.{self.timing}')} HP {self.hp} DEF {self.defense}"
 
 
 Resonator = Literal["spell_cast", "skill_used", "ether_conversion", "damage_dealt"]
@@ -236,7 +219,7 @@ class AuraCompolta(CardBase):
     effects: tuple[Effect, ...] = Field(min_length=1, description="What resolves at full resonance.")
 
     def stats(self) -> str:
-        return f"コスト{self.cost} {TIMING_LABELS_JA[self.timing]} 共鳴値{self.resonance_max}"
+        return f"コスト{self.cost} {_ja(f'cards.timing.{self.timing}')} 共鳴値{self.resonance_max}"
 
 
 Card = Annotated[Arcastella | Spell | SephirotCode | Follower | AuraCompolta, Field(discriminator="type")]
