@@ -1,0 +1,102 @@
+"""Crash test: a player process is killed with SIGKILL at random moments, again and again.
+
+After every kill: the database opens, its integrity check passes, every game's stored state equals
+the replay of its events, no acknowledged move is missing, and the next player continues from the
+last committed move.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+from bot.service import TableService
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+CHANNEL = 8800
+KILLS = 55
+
+
+def _line(stream: IO[str]) -> str:
+    line = stream.readline()
+    assert line, "the crash player died on its own"
+    return line.strip()
+
+
+def _check(db: Path) -> dict[int, tuple[int, bool]]:
+    """Check the file as a restarted bot would find it; return each game's (version, running)."""
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    games: dict[int, tuple[int, bool]] = {}
+    with Store.open(db) as store:
+        service = TableService(store)
+        for game in store.history(CHANNEL):
+            log = store.events(game.id)
+            assert [e.seq for e in log] == list(range(1, game.last_seq + 1)), "a gap or a repeat in the log"
+            assert sorted({e.version for e in log}) == list(range(1, game.version + 1)), "a commit went missing"
+            if game.active or game.id == max(g.id for g in store.history(CHANNEL)):
+                assert service.check_replay(game.id).matches, f"game {game.id}: stored state != replay"
+            games[game.id] = (game.version, game.active)
+    return games
+
+
+def test_a_player_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "crash.sqlite3"
+    rnd = random.Random(20261130)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.store.crash_player", str(db), str(CHANNEL)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert _line(proc.stdout) == "ready"
+        before: dict[int, tuple[int, bool]] = {}
+        total = 0
+        for round_no in range(KILLS):
+            proc.stdin.write(f"{round_no}\n")
+            proc.stdin.flush()
+            kind, pid = _line(proc.stdout).split()
+            assert kind == "pid"
+            commits: list[tuple[int, int]] = []
+            if rnd.random() < 0.85:  # mostly mid-game; sometimes while it is still opening the file
+                kind, game, version = _line(proc.stdout).split()
+                commits.append((int(game), int(version)))
+                time.sleep(rnd.uniform(0, 0.1))
+            os.kill(int(pid), signal.SIGKILL)
+            while (line := _line(proc.stdout)).startswith("commit"):
+                _, game, version = line.split()
+                commits.append((int(game), int(version)))
+            status = int(line.split()[1])
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+            after = _check(db)
+            if commits:
+                # It went on from the last committed move: the same game one version further, or a
+                # new game once the last one was over.
+                game, version = commits[0]
+                running = [g for g, (_, active) in before.items() if active]
+                if running:
+                    assert (game, version) == (running[0], before[running[0]][0] + 1)
+                else:
+                    assert game not in before and version == 1
+                # Every acknowledged commit is stored (the kill may also have landed just after a
+                # commit and before its report).
+                game, version = commits[-1]
+                assert after[game][0] in (version, version + 1)
+            total += len(commits)
+            before = after
+        assert total >= KILLS, f"the players made only {total} moves in {KILLS} rounds"
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
