@@ -4,29 +4,31 @@
 
 One asyncio lock per channel (weak-valued, so idle channels cost nothing) serves the requests of one
 channel one after the other while other channels go on; the store's version check stops a second
-process from overwriting a table silently. The store is called synchronously: a cycle takes well
-under a millisecond and one SQLite connection must not be used from two threads at once.
+process from overwriting a table silently.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import weakref
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
 from bot.dice import FairRandomness
-from bot.engine import Action, Event, GameState, StartGame, apply, legal_actions, replay
+from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
 from bot.errors import RefereeError
 from bot.store import EventRecord, GameAlreadyRunning, GameRecord, NewRoll, NoGame, Store
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
 
+T = TypeVar("T")
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 
 # Events after which an action can no longer be taken back: they drew on the table's randomness or
@@ -140,6 +142,10 @@ class TableService:
 
     `catalog_or_factory` is the card catalog or a function that loads it (called once, when first
     needed): front ends use `service.catalog` to build the StartGame action from decks.
+
+    Every database call runs on one worker thread of the service, so a slow disk or a file held by
+    another process never stalls the event loop (and a Discord heartbeat with it); the per-channel
+    lock is held across that await, which is what keeps two requests of one channel apart.
     """
 
     store: Store
@@ -148,6 +154,9 @@ class TableService:
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _cache: dict[int, tuple[int, GameState]] = field(default_factory=dict)
     _catalog: Any = None
+    _worker: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="referee-store")
+    )
 
     @property
     def catalog(self) -> Any:
@@ -162,6 +171,13 @@ class TableService:
             lock = asyncio.Lock()
             self._locks[channel_id] = lock
         return lock
+
+    def close(self) -> None:
+        """Stop the worker thread (the store is closed by whoever opened it)."""
+        self._worker.shutdown(wait=True)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, functools.partial(fn, *args))
 
     # -- playing -----------------------------------------------------------------------------------
 
@@ -178,50 +194,31 @@ class TableService:
         if str(user_id) not in {seat.id for seat in start.players} and not is_moderator:
             raise NotSeated()
         async with self.lock(channel_id):
-            if self.store.find(channel_id) is not None:
-                raise GameAlreadyRunning(channel=channel_id)
-            rng = FairRandomness(self.seed_factory(), _table_id(channel_id))
-            state, events = apply(GameState(), start, rng)
-            game = self.store.start(
-                channel_id,
-                state,
-                events,
-                guild_id=guild_id,
-                actor=user_id,
-                seed=rng.seed,
-                commitment=rng.commitment,
-                table_id=rng.table_id,
-                next_roll=rng.next_number,
-                rolls=_rolls(events, user_id, rng.commitment),
-            )
-            self._cache[game.id] = (game.version, state)
-            return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
+            return await self._run(self._start_now, channel_id, user_id, start, guild_id)
+
+    async def start_from_decks(
+        self,
+        channel_id: int,
+        user_id: int,
+        seats: list[tuple[int, str, str]],
+        options: GameOptions | None = None,
+        *,
+        guild_id: int | None = None,
+        is_moderator: bool = False,
+    ) -> Outcome:
+        """Start from two (user id, display name, deck id) seats, with the cards of `catalog`."""
+        start = start_action(self.catalog, [(str(uid), name, deck) for uid, name, deck in seats], options)
+        return await self.start_game(channel_id, user_id, start, guild_id=guild_id, is_moderator=is_moderator)
 
     async def act(self, channel_id: int, user_id: int, action: Action) -> Outcome:
         """Apply one player's action. Only a seated player, and only for their own seat."""
         async with self.lock(channel_id):
-            game, state = self._load(channel_id)
-            self._check_seat(state, user_id, action)
-            assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
-            rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
-            new_state, events = apply(state, action, rng)
-            return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
+            return await self._run(self._act_now, channel_id, user_id, action)
 
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
         async with self.lock(channel_id):
-            game, _ = self._load(channel_id)
-            stack = in_effect(self.store.events(game.id))
-            if len(stack) <= 1:
-                raise NothingToUndo()
-            last = stack[-1]
-            if last.actor != user_id:
-                raise NotYourUndo()
-            barrier = next((e for e in last.events if is_barrier(e)), None)
-            if barrier is not None:
-                raise UndoBarrier(event=barrier.type)
-            state = _rebuild(stack[:-1])
-            return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id)
+            return await self._run(self._undo_now, channel_id, user_id)
 
     async def rollback(
         self, channel_id: int, user_id: int, *, is_moderator: bool, to_version: int | None = None
@@ -231,41 +228,41 @@ class TableService:
         if not is_moderator:
             raise NotModerator()
         async with self.lock(channel_id):
-            game, _ = self._load(channel_id)
-            stack = in_effect(self.store.events(game.id))
-            versions = [b.version for b in stack]
-            target = to_version if to_version is not None else (versions[-2] if len(versions) > 1 else None)
-            if target is None or target not in versions[:-1]:
-                raise BadRollback(versions=", ".join(str(v) for v in versions[:-1]) or "-")
-            state = _rebuild([b for b in stack if b.version <= target])
-            return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
+            return await self._run(self._rollback_now, channel_id, user_id, to_version)
 
     async def end(self, channel_id: int, user_id: int, *, is_moderator: bool, reason: str = "") -> Outcome:
         """A moderator ends the game without a winner; it is archived and its seed revealed."""
         if not is_moderator:
             raise NotModerator()
         async with self.lock(channel_id):
-            game, state = self._load(channel_id)
-            return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True)
+            return await self._run(self._end_now, channel_id, user_id, reason)
 
-    # -- reading -----------------------------------------------------------------------------------
+    # -- reading (no channel lock: a read sees the last committed version) -------------------------
 
     async def status(self, channel_id: int) -> TableView:
         """The running game of the channel (anyone may read it)."""
-        game, state = self._load(channel_id)
-        return _view(game, state)
+        return await self._run(self.status_now, channel_id)
 
     async def legal(self, channel_id: int, user_id: int) -> list[Action]:
         """What this user may do now (nothing when not seated)."""
-        _, state = self._load(channel_id)
-        if state.seat_of(str(user_id)) is None:
-            return []
-        actions: list[Action] = legal_actions(state, str(user_id))
-        return actions
+        return await self._run(self._legal_now, channel_id, user_id)
 
     async def log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
         """The log of the channel's running game, else its last finished one (or of `game_id`)."""
-        return self.game_log(channel_id, game_id=game_id)
+        return await self._run(functools.partial(self.game_log, channel_id, game_id=game_id))
+
+    async def record_roll(
+        self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int
+    ) -> None:
+        """File a roll made outside a game (OS randomness, no number to verify)."""
+        roll = NewRoll(expression=expression, faces=list(faces), total=total, user_id=user_id)
+        await self._run(self.store.rolls.record, channel_id, roll)
+
+    # -- the same, synchronously, for tools that own the store (CLI, tests, benchmarks) ------------
+
+    def status_now(self, channel_id: int) -> TableView:
+        game, state = self._load(channel_id)
+        return _view(game, state)
 
     def game_log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
         game = self.store.game(game_id) if game_id is not None else self.store.latest(channel_id)
@@ -280,12 +277,70 @@ class TableService:
         stack = in_effect(self.store.events(game_id))
         return ReplayCheck(game_id, game.state_as(GameState), _rebuild(stack), sum(len(b.events) for b in stack))
 
-    def record_roll(self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int) -> None:
-        """File a roll made outside a game (OS randomness, no number to verify)."""
-        roll = NewRoll(expression=expression, faces=list(faces), total=total, user_id=user_id)
-        self.store.rolls.record(channel_id, roll)
+    # -- internals (run on the worker thread) ------------------------------------------------------
 
-    # -- internals ---------------------------------------------------------------------------------
+    def _start_now(self, channel_id: int, user_id: int, start: StartGame, guild_id: int | None) -> Outcome:
+        if self.store.find(channel_id) is not None:
+            raise GameAlreadyRunning(channel=channel_id)
+        rng = FairRandomness(self.seed_factory(), _table_id(channel_id))
+        state, events = apply(GameState(), start, rng)
+        game = self.store.start(
+            channel_id,
+            state,
+            events,
+            guild_id=guild_id,
+            actor=user_id,
+            seed=rng.seed,
+            commitment=rng.commitment,
+            table_id=rng.table_id,
+            next_roll=rng.next_number,
+            rolls=_rolls(events, user_id, rng.commitment),
+        )
+        self._cache[game.id] = (game.version, state)
+        return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
+
+    def _act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
+        game, state = self._load(channel_id)
+        self._check_seat(state, user_id, action)
+        assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
+        rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
+        new_state, events = apply(state, action, rng)
+        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
+
+    def _undo_now(self, channel_id: int, user_id: int) -> Outcome:
+        game, _ = self._load(channel_id)
+        stack = in_effect(self.store.events(game.id))
+        if len(stack) <= 1:
+            raise NothingToUndo()
+        last = stack[-1]
+        if last.actor != user_id:
+            raise NotYourUndo()
+        barrier = next((e for e in last.events if is_barrier(e)), None)
+        if barrier is not None:
+            raise UndoBarrier(event=barrier.type)
+        state = _rebuild(stack[:-1])
+        return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id)
+
+    def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
+        game, _ = self._load(channel_id)
+        stack = in_effect(self.store.events(game.id))
+        versions = [b.version for b in stack]
+        target = to_version if to_version is not None else (versions[-2] if len(versions) > 1 else None)
+        if target is None or target not in versions[:-1]:
+            raise BadRollback(versions=", ".join(str(v) for v in versions[:-1]) or "-")
+        state = _rebuild([b for b in stack if b.version <= target])
+        return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
+
+    def _end_now(self, channel_id: int, user_id: int, reason: str) -> Outcome:
+        game, state = self._load(channel_id)
+        return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True)
+
+    def _legal_now(self, channel_id: int, user_id: int) -> list[Action]:
+        _, state = self._load(channel_id)
+        if state.seat_of(str(user_id)) is None:
+            return []
+        actions: list[Action] = legal_actions(state, str(user_id))
+        return actions
 
     def _load(self, channel_id: int) -> tuple[GameRecord, GameState]:
         game = self.store.load(channel_id)

@@ -31,7 +31,8 @@ def open_database(
     except OSError as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     try:
-        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
+        # One connection, used by one thread at a time (the service funnels it through its worker).
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, check_same_thread=False)
     except sqlite3.Error as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     try:

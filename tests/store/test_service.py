@@ -32,7 +32,9 @@ CH = 4000
 @pytest.fixture
 def service(db_path: Path) -> Iterator[TableService]:
     with Store.open(db_path) as store:
-        yield TableService(store, catalog)
+        service = TableService(store, catalog)
+        yield service
+        service.close()
 
 
 @pytest.fixture

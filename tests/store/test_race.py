@@ -1,0 +1,113 @@
+"""Races: many clicks at once on one table, and two processes writing the same file."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.errors import RefereeError
+from bot.service import Outcome, TableService
+from bot.store import Store, VersionConflict
+from tests.store.tables import AKI, catalog, next_move, start
+
+CH = 5150
+
+
+@pytest.fixture
+async def two_services(db_path: Path) -> AsyncIterator[tuple[TableService, TableService]]:
+    with Store.open(db_path) as one, Store.open(db_path) as two:
+        first, second = TableService(one, catalog), TableService(two, catalog)
+        yield first, second
+        first.close()
+        second.close()
+
+
+def _assert_log_matches(service: TableService, applied: list[Outcome]) -> None:
+    """Every applied request is in the log exactly once, in version order, and nothing else is."""
+    log = service.game_log(CH)
+    by_version = {b.version: [e.type for e in b.events] for b in log.in_effect}
+    assert sorted(by_version) == [1, *sorted(o.version for o in applied)]
+    for outcome in applied:
+        assert by_version[outcome.version] == [e.type for e in outcome.events]
+    assert service.check_replay(log.game.game_id).matches
+
+
+async def test_fifty_clicks_at_once_are_each_applied_once_or_refused(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        service = TableService(store, catalog)
+        await service.start_game(CH, AKI, start())
+        view = (await service.status(CH)).state  # everyone clicks on the same view of the table
+        rnd = random.Random(9)
+        requests = [next_move(view, rnd) for _ in range(50)]
+        results: list[Any] = await asyncio.gather(
+            *(service.act(CH, user, action) for user, action in requests), return_exceptions=True
+        )
+        unexpected = [r for r in results if not isinstance(r, Outcome | RefereeError)]
+        assert not unexpected, unexpected
+        applied = [r for r in results if isinstance(r, Outcome)]
+        assert applied, "at least the first click must land"
+        assert sorted(o.version for o in applied) == list(range(2, 2 + len(applied)))
+        assert (await service.status(CH)).version == 1 + len(applied)
+        _assert_log_matches(service, applied)
+        service.close()
+
+
+async def test_two_connections_racing_on_one_table_never_overwrite_each_other(
+    two_services: tuple[TableService, TableService],
+) -> None:
+    first, second = two_services
+    await first.start_game(CH, AKI, start())
+    rnd = random.Random(12)
+    applied: list[Outcome] = []
+    for _ in range(8):  # rounds of 10 concurrent requests, half through each connection
+        view = (await first.status(CH)).state
+        requests = [(first if i % 2 else second, *next_move(view, rnd)) for i in range(10)]
+        results: list[Any] = await asyncio.gather(
+            *(svc.act(CH, user, action) for svc, user, action in requests), return_exceptions=True
+        )
+        assert all(isinstance(r, Outcome | RefereeError) for r in results), results
+        applied += [r for r in results if isinstance(r, Outcome)]
+    assert len({o.version for o in applied}) == len(applied)
+    _assert_log_matches(first, applied)
+
+
+def _contender(db: str, name: str, rounds: int, barrier: Any, results: Any) -> None:
+    with Store.open(db) as store:
+        for _ in range(rounds):
+            game = store.load(CH)
+            barrier.wait()  # both have read the same version; now both try to write
+            try:
+                store.commit(CH, {"last": name}, [{"type": "move", "by": name}], game.version, game_id=game.id)
+                results.put((name, "ok"))
+            except VersionConflict:
+                results.put((name, "conflict"))
+            barrier.wait()
+
+
+def test_two_processes_the_loser_gets_a_conflict_not_a_silent_overwrite(db_path: Path) -> None:
+    rounds = 10
+    with Store.open(db_path) as store:
+        game = store.start(CH, {"last": None}, [{"type": "start"}])
+    ctx = multiprocessing.get_context("fork")
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    players = [ctx.Process(target=_contender, args=(str(db_path), n, rounds, barrier, results)) for n in "AB"]
+    for p in players:
+        p.start()
+    outcomes = [results.get(timeout=60) for _ in range(2 * rounds)]
+    for p in players:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    assert sorted(kind for _, kind in outcomes) == ["conflict"] * rounds + ["ok"] * rounds
+    winners = [name for name, kind in outcomes if kind == "ok"]
+    with Store.open(db_path) as store:
+        stored = store.load(CH)
+        moves = [e.data_dict()["by"] for e in store.events(game.id) if e.type == "move"]
+    assert stored.version == 1 + rounds
+    assert sorted(moves) == sorted(winners)  # exactly the winners' moves, each once
+    assert stored.state_dict() == {"last": moves[-1]}
