@@ -1,7 +1,9 @@
 """The working context of one `apply`: a private copy of the state, the rng, and the events so far.
 
 `emit` folds each event into the copy as it happens, so the rules read an up-to-date table while they
-decide, and the returned events rebuild exactly this copy on replay.
+decide, and the returned events rebuild exactly this copy on replay. Because fold copies players and
+units on their first write, code here must look a unit or player up again after an `emit` instead of
+reading a reference it held from before.
 """
 
 from __future__ import annotations
@@ -10,20 +12,21 @@ from typing import Any
 
 from bot.dice import Randomness, roll, shuffle
 from bot.engine import events as ev
-from bot.engine.fold import fold
+from bot.engine.fold import Writer, fold
 from bot.engine.state import GameState
 
 
 class Ctx:
-    __slots__ = ("events", "rng", "state")
+    __slots__ = ("events", "rng", "state", "writer")
 
     def __init__(self, state: GameState, rng: Randomness) -> None:
-        self.state = state
+        self.state = state.clone()
         self.rng = rng
         self.events: list[Any] = []
+        self.writer = Writer(copy_on_write=True)
 
     def emit(self, event: Any) -> None:
-        fold(self.state, event)
+        fold(self.state, event, self.writer)
         self.events.append(event)
 
     def roll(self, expression: str, purpose: str, seat: int | None = None) -> ev.DiceRolled:
@@ -70,9 +73,9 @@ def end_game(ctx: Ctx, winner: int, reason: str) -> None:
 def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
     """Draw `count` cards; an empty deck follows the table's deck_out option (house rules 4, 18, 20)."""
     state = ctx.state
-    player = state.players[seat]
     wanted = count
     while wanted > 0 and not state.over:
+        player = state.players[seat]
         take = tuple(player.deck[:wanted])
         if take:
             ctx.emit(ev.CardsDrawn(seat=seat, cards=take))

@@ -144,8 +144,9 @@ def _damage(ctx: Ctx, index: int, effect: DamageEffect, src: Source) -> None:
         hit_enemy = hit_enemy or (outcome.final > 0 and unit.owner != src.controller)
         if outcome.broken_code is not None:
             _code_broke(ctx, unit, outcome.broken_code)
-        if outcome.knocked_out and not unit.knocked_out and ctx.state.find_unit(unit.uid) is not None:
-            knock_out(ctx, unit)
+        current = ctx.state.find_unit(unit.uid)
+        if outcome.knocked_out and current is not None and current.hp == 0 and not current.knocked_out:
+            knock_out(ctx, current)
     if hit_enemy and not ctx.state.over:
         raise_resonance(ctx, src.controller, "damage_dealt")
 
@@ -180,10 +181,10 @@ def fire_skills(ctx: Ctx, unit: Unit, timing: str) -> None:
     card = state.cards[unit.card]
     if not isinstance(card, Arcastella):
         return
-    player = state.players[unit.owner]
     for skill in card.skills:
         if state.over:
             return
+        player = state.players[unit.owner]  # again each time: an effect may have changed it
         if skill.timing != timing or (skill.kind == "leader" and player.leader != unit.uid):
             continue
         if skill.cost > player.ether:
@@ -219,10 +220,11 @@ def raise_resonance(ctx: Ctx, seat: int, what: str) -> None:
     """One `what` of this player raises each of their matching Aura Compolta by one (stops at the max)."""
     state = ctx.state
     player = state.players[seat]
-    for aura in list(player.auras):
-        card = state.cards[aura.card]
-        if state.over:
+    for uid in [a.uid for a in player.auras]:
+        aura = state.find_aura(uid)  # again each time: a resolved aura may have raised another
+        if state.over or aura is None:
             return
+        card = state.cards[aura.card]
         if not isinstance(card, AuraCompolta) or card.resonates_on != what or aura.resonance >= card.resonance_max:
             continue
         value = aura.resonance + 1

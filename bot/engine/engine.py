@@ -1,7 +1,7 @@
 """`apply(state, action, rng) -> (new state, events)`: the one entry point that changes a game.
 
-The given state is never changed: the handler works on a clone, and a RuleViolation (raised before
-any event or roll) leaves both the state and the rng as they were.
+The given state is never changed: the handler works on a copy-on-write clone (bot/engine/context.py),
+and a RuleViolation (raised before any event or roll) leaves both the state and the rng as they were.
 """
 
 from __future__ import annotations
@@ -32,6 +32,6 @@ _HANDLERS: dict[type[Any], Callable[[Ctx, Any], None]] = {
 
 def apply(state: GameState, action: act.Action, rng: Randomness) -> tuple[GameState, list[Any]]:
     """Apply one action; return the new state and the events it caused, in order."""
-    ctx = Ctx(state.clone(), rng)
+    ctx = Ctx(state, rng)
     _HANDLERS[type(action)](ctx, action)
     return ctx.state, ctx.events

@@ -1,6 +1,9 @@
 """The only place a state changes: fold one event into it. `apply` and `replay` both use this.
 
 Every function here trusts its event (the engine decided it); nothing is rolled or chosen here.
+Writes go through a `Writer`: during `apply` it copies a player, unit or aura the first time it is
+written (copy on write), so the state `apply` was given is never changed; during `replay` it writes
+in place.
 """
 
 from __future__ import annotations
@@ -23,18 +26,59 @@ def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
     return uid
 
 
-def _unit(state: GameState, uid: str) -> Unit:
-    unit = state.find_unit(uid)
-    if unit is None:  # an event never names a missing unit; if it does, the log is corrupt
-        raise ValueError(f"event names unknown unit {uid}")
-    return unit
+class Writer:
+    """Hands out writable players, units and auras. `copy_on_write=False` writes in place (replay)."""
+
+    __slots__ = ("fresh",)
+
+    def __init__(self, copy_on_write: bool) -> None:
+        # ids of objects created during this apply; any other object may be shared with the input state
+        self.fresh: set[int] | None = set() if copy_on_write else None
+
+    def player(self, s: GameState, seat: int) -> PlayerState:
+        p = s.players[seat]
+        if self.fresh is None or id(p) in self.fresh:
+            return p
+        p = p.clone()
+        s.players[seat] = p
+        self.fresh.add(id(p))
+        return p
+
+    def unit(self, s: GameState, uid: str) -> Unit:
+        for seat, p in enumerate(s.players):
+            for i, u in enumerate(p.units):
+                if u.uid != uid:
+                    continue
+                if self.fresh is None or id(u) in self.fresh:
+                    return u
+                u = u.clone()
+                self.player(s, seat).units[i] = u
+                self.fresh.add(id(u))
+                return u
+        raise ValueError(f"event names unknown unit {uid}")  # a corrupt log, never the engine
+
+    def aura(self, s: GameState, uid: str) -> Aura:
+        for seat, p in enumerate(s.players):
+            for i, a in enumerate(p.auras):
+                if a.uid != uid:
+                    continue
+                if self.fresh is None or id(a) in self.fresh:
+                    return a
+                a = a.clone()
+                self.player(s, seat).auras[i] = a
+                self.fresh.add(id(a))
+                return a
+        raise ValueError(f"event names unknown aura {uid}")
+
+
+IN_PLACE = Writer(copy_on_write=False)
 
 
 def _remove_one(cards: list[str], card: str) -> None:
     cards.remove(card)
 
 
-def _game_started(s: GameState, e: ev.GameStarted) -> None:
+def _game_started(s: GameState, e: ev.GameStarted, w: Writer) -> None:
     s.started = True
     s.options = e.options
     s.cards = dict(e.cards)
@@ -65,104 +109,107 @@ def _game_started(s: GameState, e: ev.GameStarted) -> None:
     s.phase = "setup"
 
 
-def _first_player(s: GameState, e: ev.FirstPlayerChosen) -> None:
+def _first_player(s: GameState, e: ev.FirstPlayerChosen, w: Writer) -> None:
     s.turn_player = e.seat
 
 
-def _shuffled(s: GameState, e: ev.DeckShuffled) -> None:
-    s.players[e.seat].deck = list(e.order)
+def _shuffled(s: GameState, e: ev.DeckShuffled, w: Writer) -> None:
+    w.player(s, e.seat).deck = list(e.order)
 
 
-def _rebuilt(s: GameState, e: ev.DeckRebuilt) -> None:
-    p = s.players[e.seat]
+def _rebuilt(s: GameState, e: ev.DeckRebuilt, w: Writer) -> None:
+    p = w.player(s, e.seat)
     p.cemetery = list(p.afterglow)
     p.ether_area = []
     p.deck = list(e.order)
     p.astral_rights += e.astral_rights
 
 
-def _drawn(s: GameState, e: ev.CardsDrawn) -> None:
-    p = s.players[e.seat]
+def _drawn(s: GameState, e: ev.CardsDrawn, w: Writer) -> None:
+    p = w.player(s, e.seat)
     n = len(e.cards)
     del p.deck[:n]
     p.hand.extend(e.cards)
 
 
-def _ether_gained(s: GameState, e: ev.EtherGained) -> None:
-    s.players[e.seat].ether += e.amount
+def _ether_gained(s: GameState, e: ev.EtherGained, w: Writer) -> None:
+    w.player(s, e.seat).ether += e.amount
 
 
-def _ether_emptied(s: GameState, e: ev.EtherEmptied) -> None:
-    s.players[e.seat].ether -= e.amount
+def _ether_emptied(s: GameState, e: ev.EtherEmptied, w: Writer) -> None:
+    w.player(s, e.seat).ether -= e.amount
 
 
-def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
+def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
     s.turn = e.turn
     s.turn_player = e.seat
     s.phase = "start"
     s.active = None
     s.passes = 0
     s.knockouts_this_turn = 0
-    for p in s.players:
-        p.ether_effects_used = []
+    for seat, p in enumerate(s.players):
+        if p.ether_effects_used:
+            w.player(s, seat).ether_effects_used = []
         for u in p.units:
-            u.support_used = []
+            if u.support_used:
+                w.unit(s, u.uid).support_used = []
 
 
-def _phase_started(s: GameState, e: ev.PhaseStarted) -> None:
+def _phase_started(s: GameState, e: ev.PhaseStarted, w: Writer) -> None:
     s.phase = e.phase
     s.active = None
     s.passes = 0
-    for p in s.players:
-        p.charge_done = False
+    for seat, p in enumerate(s.players):
+        if p.charge_done:
+            w.player(s, seat).charge_done = False
 
 
-def _priority(s: GameState, e: ev.PriorityGiven) -> None:
+def _priority(s: GameState, e: ev.PriorityGiven, w: Writer) -> None:
     s.active = e.seat
 
 
-def _passed(s: GameState, e: ev.Passed) -> None:
+def _passed(s: GameState, e: ev.Passed, w: Writer) -> None:
     s.passes += 1
     if e.phase == "charge":
-        s.players[e.seat].charge_done = True
+        w.player(s, e.seat).charge_done = True
 
 
-def _untapped(s: GameState, e: ev.Untapped) -> None:
+def _untapped(s: GameState, e: ev.Untapped, w: Writer) -> None:
     for uid in e.units:
-        _unit(s, uid).tapped = False
+        w.unit(s, uid).tapped = False
 
 
-def _tapped(s: GameState, e: ev.Tapped) -> None:
+def _tapped(s: GameState, e: ev.Tapped, w: Writer) -> None:
     for uid in e.units:
-        _unit(s, uid).tapped = True
+        w.unit(s, uid).tapped = True
 
 
-def _converted(s: GameState, e: ev.CardConverted) -> None:
-    p = s.players[e.seat]
+def _converted(s: GameState, e: ev.CardConverted, w: Writer) -> None:
+    p = w.player(s, e.seat)
     _remove_one(p.hand, e.card)
     p.ether_area.append(e.card)
     s.passes = 0
 
 
-def _ether_effect(s: GameState, e: ev.EtherEffectFired) -> None:
-    s.players[e.seat].ether_effects_used.append(e.card)
+def _ether_effect(s: GameState, e: ev.EtherEffectFired, w: Writer) -> None:
+    w.player(s, e.seat).ether_effects_used.append(e.card)
 
 
-def _spell_cast(s: GameState, e: ev.SpellCast) -> None:
-    p = s.players[e.seat]
+def _spell_cast(s: GameState, e: ev.SpellCast, w: Writer) -> None:
+    p = w.player(s, e.seat)
     _remove_one(p.hand, e.card)
     p.ether -= e.cost
     s.passes = 0
 
 
-def _spell_resolved(s: GameState, e: ev.SpellResolved) -> None:
-    s.players[e.seat].cemetery.append(e.card)
+def _spell_resolved(s: GameState, e: ev.SpellResolved, w: Writer) -> None:
+    w.player(s, e.seat).cemetery.append(e.card)
 
 
-def _skill_used(s: GameState, e: ev.SkillUsed) -> None:
-    p = s.players[e.seat]
+def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
+    p = w.player(s, e.seat)
     p.ether -= e.cost
-    unit = _unit(s, e.unit)
+    unit = w.unit(s, e.unit)
     if e.taps:
         unit.tapped = True
     if e.kind in ("support", "leader") and not e.triggered:
@@ -173,7 +220,7 @@ def _skill_used(s: GameState, e: ev.SkillUsed) -> None:
         s.passes = 0
 
 
-def _attack_pending(s: GameState, e: ev.AttackPending) -> None:
+def _attack_pending(s: GameState, e: ev.AttackPending, w: Writer) -> None:
     s.pending = PendingAttack(
         attacker=e.attacker,
         user=e.user,
@@ -188,64 +235,64 @@ def _attack_pending(s: GameState, e: ev.AttackPending) -> None:
     s.active = e.defender
 
 
-def _block(s: GameState, e: ev.BlockDeclared) -> None:
-    _unit(s, e.blocker).tapped = True
+def _block(s: GameState, e: ev.BlockDeclared, w: Writer) -> None:
+    w.unit(s, e.blocker).tapped = True
 
 
-def _attack_resolved(s: GameState, e: ev.AttackResolved) -> None:
+def _attack_resolved(s: GameState, e: ev.AttackResolved, w: Writer) -> None:
     s.pending = None
     s.phase = "main"
 
 
-def _damage(s: GameState, e: ev.DamageDealt) -> None:
-    _unit(s, e.target).hp = e.hp_after
+def _damage(s: GameState, e: ev.DamageDealt, w: Writer) -> None:
+    w.unit(s, e.target).hp = e.hp_after
 
 
-def _sephirot(s: GameState, e: ev.SephirotChecked) -> None:
+def _sephirot(s: GameState, e: ev.SephirotChecked, w: Writer) -> None:
     if e.broken:
-        unit = _unit(s, e.unit)
+        unit = w.unit(s, e.unit)
         unit.equipment = None
-        s.players[unit.owner].cemetery.append(e.card)
+        w.player(s, unit.owner).cemetery.append(e.card)
 
 
-def _healed(s: GameState, e: ev.Healed) -> None:
-    _unit(s, e.target).hp = e.hp_after
+def _healed(s: GameState, e: ev.Healed, w: Writer) -> None:
+    w.unit(s, e.target).hp = e.hp_after
 
 
-def _knocked_out(s: GameState, e: ev.KnockedOut) -> None:
-    unit = _unit(s, e.unit)
+def _knocked_out(s: GameState, e: ev.KnockedOut, w: Writer) -> None:
     s.knockouts_this_turn += 1
+    unit = w.unit(s, e.unit)
     if not e.afterglow:
         unit.knocked_out = True
         return
-    p = s.players[unit.owner]
+    p = w.player(s, unit.owner)
     p.units.remove(unit)
     p.cemetery.append(unit.card)
     p.afterglow.append(unit.card)
     s.def_mods = [m for m in s.def_mods if m.unit != unit.uid]
 
 
-def _def_changed(s: GameState, e: ev.DefChanged) -> None:
+def _def_changed(s: GameState, e: ev.DefChanged, w: Writer) -> None:
     s.def_mods.append(
         DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
     )
 
 
-def _def_expired(s: GameState, e: ev.DefChangesExpired) -> None:
+def _def_expired(s: GameState, e: ev.DefChangesExpired, w: Writer) -> None:
     if e.until == "turn":
         s.def_mods = [m for m in s.def_mods if m.until != "turn"]
         return
     kept: list[DefModifier] = []
     for m in s.def_mods:
         if m.until == "starts" and m.controller == e.controller:
-            m.remaining -= 1
-            if m.remaining <= 0:
+            if m.remaining <= 1:
                 continue
+            m = m._shallow(remaining=m.remaining - 1)  # replaced, never changed: it may be shared
         kept.append(m)
     s.def_mods = kept
 
 
-def _continuing_started(s: GameState, e: ev.ContinuingStarted) -> None:
+def _continuing_started(s: GameState, e: ev.ContinuingStarted, w: Writer) -> None:
     s.continuing.append(
         Continuing(
             id=e.id,
@@ -261,53 +308,44 @@ def _continuing_started(s: GameState, e: ev.ContinuingStarted) -> None:
     s.next_id = max(s.next_id, e.id + 1)
 
 
-def _continuing_ticked(s: GameState, e: ev.ContinuingTicked) -> None:
+def _continuing_ticked(s: GameState, e: ev.ContinuingTicked, w: Writer) -> None:
     if e.remaining <= 0:
         s.continuing = [c for c in s.continuing if c.id != e.id]
         return
-    for c in s.continuing:
-        if c.id == e.id:
-            c.remaining = e.remaining
+    s.continuing = [c._shallow(remaining=e.remaining) if c.id == e.id else c for c in s.continuing]
 
 
-def _adjusted(s: GameState, e: ev.Adjusted) -> None:
+def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
     if e.field == "hp":
-        _unit(s, e.subject).hp = e.new
+        w.unit(s, e.subject).hp = e.new
     elif e.field == "tapped":
-        _unit(s, e.subject).tapped = bool(e.new)
+        w.unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
-        unit = _unit(s, e.subject)
+        unit = w.unit(s, e.subject)
         s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
     elif e.field == "resonance":
-        aura = s.find_aura(e.subject)
-        if aura is None:
-            raise ValueError(f"event names unknown aura {e.subject}")
-        aura.resonance = e.new
+        w.aura(s, e.subject).resonance = e.new
     else:
         seat = s.seat_of(e.subject)
         if seat is None:
             raise ValueError(f"event names unknown player {e.subject}")
         if e.field == "ether":
-            s.players[seat].ether = e.new
+            w.player(s, seat).ether = e.new
         else:
-            s.players[seat].astral_rights = e.new
+            w.player(s, seat).astral_rights = e.new
 
 
-def _resonance(s: GameState, e: ev.ResonanceReset) -> None:
+def _resonance(s: GameState, e: ev.ResonanceReset, w: Writer) -> None:
     for uid, value in e.auras:
-        aura = s.find_aura(uid)
-        if aura is not None:
-            aura.resonance = value
+        w.aura(s, uid).resonance = value
 
 
-def _resonance_raised(s: GameState, e: ev.ResonanceRaised) -> None:
-    aura = s.find_aura(e.aura)
-    if aura is not None:
-        aura.resonance = e.value
+def _resonance_raised(s: GameState, e: ev.ResonanceRaised, w: Writer) -> None:
+    w.aura(s, e.aura).resonance = e.value
 
 
-def _summoned(s: GameState, e: ev.Summoned) -> None:
-    p = s.players[e.seat]
+def _summoned(s: GameState, e: ev.Summoned, w: Writer) -> None:
+    p = w.player(s, e.seat)
     _remove_one(p.hand, e.card)
     p.ether -= e.cost
     card = s.cards[e.card]
@@ -323,7 +361,7 @@ def _summoned(s: GameState, e: ev.Summoned) -> None:
     s.passes = 0
 
 
-def _game_ended(s: GameState, e: ev.GameEnded) -> None:
+def _game_ended(s: GameState, e: ev.GameEnded, w: Writer) -> None:
     s.phase = "over"
     s.active = None
     s.pending = None
@@ -331,11 +369,11 @@ def _game_ended(s: GameState, e: ev.GameEnded) -> None:
     s.end_reason = e.reason
 
 
-def _nothing(s: GameState, e: Any) -> None:
+def _nothing(s: GameState, e: Any, w: Writer) -> None:
     """Events that only inform (dice, manual effects, ...): the state does not change."""
 
 
-_FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
+_FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
     ev.GameStarted: _game_started,
     ev.DiceRolled: _nothing,
     ev.FirstPlayerChosen: _first_player,
@@ -378,12 +416,12 @@ _FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
 }
 
 
-def fold(state: GameState, event: Any) -> None:
-    """Apply one event to `state` in place."""
-    _FOLD[type(event)](state, event)
+def fold(state: GameState, event: Any, writer: Writer = IN_PLACE) -> None:
+    """Apply one event to `state` (in place, or copy on write with a Writer of `apply`)."""
+    _FOLD[type(event)](state, event, writer)
 
 
 def fold_all(state: GameState, events: Iterable[Any]) -> GameState:
     for event in events:
-        fold(state, event)
+        _FOLD[type(event)](state, event, IN_PLACE)
     return state

@@ -30,12 +30,7 @@ def start_phase(ctx: Ctx) -> None:
         ctx.emit(ev.Untapped(units=tapped))
     if any(m.until == "starts" and m.controller == seat for m in state.def_mods):
         ctx.emit(ev.DefChangesExpired(until="starts", controller=seat))
-    leader_first = sorted(player.units, key=lambda u: u.uid != player.leader)
-    for unit in leader_first:
-        if state.over:
-            return
-        if unit.kind == "arcastella" and not unit.knocked_out:
-            fire_skills(ctx, unit, "turn_start")
+    _fire_arcastella(ctx, seat, "turn_start")
     fire_followers(ctx, seat, "turn_start")
     for continuing in [c for c in state.continuing if c.controller == seat]:
         if state.over:
@@ -60,6 +55,18 @@ def start_phase(ctx: Ctx) -> None:
         ctx.emit(ev.PriorityGiven(seat=seat))
         return
     draw_phase(ctx)
+
+
+def _fire_arcastella(ctx: Ctx, seat: int, timing: str) -> None:
+    """Triggered skills of the player's standing Arcastella, the leader first, then in board order."""
+    state = ctx.state
+    player = state.players[seat]
+    for uid in sorted((u.uid for u in player.units), key=lambda uid: uid != player.leader):
+        unit = state.find_unit(uid)
+        if state.over:
+            return
+        if unit is not None and unit.kind == "arcastella" and not unit.knocked_out:
+            fire_skills(ctx, unit, timing)
 
 
 def draw_phase(ctx: Ctx) -> None:
@@ -128,12 +135,7 @@ def end_phase(ctx: Ctx) -> None:
     auras = tuple((a.uid, 0) for s in seats for a in state.players[s].auras if a.resonance != 0)
     if auras:
         ctx.emit(ev.ResonanceReset(auras=auras))
-    player = state.players[seat]
-    for unit in sorted(player.units, key=lambda u: u.uid != player.leader):
-        if state.over:
-            return
-        if unit.kind == "arcastella" and not unit.knocked_out:
-            fire_skills(ctx, unit, "turn_end")
+    _fire_arcastella(ctx, seat, "turn_end")
     fire_followers(ctx, seat, "turn_end")
     if state.over:
         return

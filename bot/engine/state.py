@@ -1,14 +1,14 @@
 """The state of one table: everything the rules need, and nothing a front end invents.
 
-Only bot/engine/fold.py changes a state, one event at a time; `apply` works on a `clone()` so the
-state it was given never changes. The clone copies the mutable parts by hand (lists and the small
-models inside), which is many times faster than a generic deep copy; card definitions and options
-are frozen and shared.
+Only bot/engine/fold.py changes a state, one event at a time. `apply` never changes the state it was
+given: it works on a shallow `clone()` and fold copies a player, unit or aura the first time an event
+writes to it (copy on write, see fold.Writer). Most actions touch little, so this is far cheaper than
+a deep copy; card definitions and options are frozen and shared.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,8 +23,27 @@ SourceKind = Literal[
 ]
 
 
+M = TypeVar("M", bound="_Mutable")
+
+
 class _Mutable(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+    if not TYPE_CHECKING:
+        # Only fold.py assigns, with values the engine already checked; skipping pydantic's
+        # assignment machinery makes `apply` several times faster.
+        __setattr__ = object.__setattr__
+
+    def _shallow(self: M, **changes: Any) -> M:
+        """A shallow copy without pydantic's generic copy machinery (the hot path of `apply`)."""
+        copy = self.__class__.__new__(self.__class__)
+        fields = dict(self.__dict__)
+        fields.update(changes)
+        object.__setattr__(copy, "__dict__", fields)
+        object.__setattr__(copy, "__pydantic_fields_set__", self.__pydantic_fields_set__)
+        object.__setattr__(copy, "__pydantic_extra__", None)
+        object.__setattr__(copy, "__pydantic_private__", None)
+        return copy
 
 
 class Unit(_Mutable):
@@ -43,9 +62,7 @@ class Unit(_Mutable):
     equipment: str | None = None  # the Sephirot code card id it wears
 
     def clone(self) -> Unit:
-        copy = self.model_copy()
-        copy.support_used = list(self.support_used)
-        return copy
+        return self._shallow(support_used=list(self.support_used))
 
 
 class Aura(_Mutable):
@@ -57,7 +74,7 @@ class Aura(_Mutable):
     resonance: int
 
     def clone(self) -> Aura:
-        return self.model_copy()
+        return self._shallow()
 
 
 class PlayerState(_Mutable):
@@ -79,16 +96,16 @@ class PlayerState(_Mutable):
     astral_rights: int = 0
 
     def clone(self) -> PlayerState:
-        copy = self.model_copy()
-        copy.deck = list(self.deck)
-        copy.hand = list(self.hand)
-        copy.cemetery = list(self.cemetery)
-        copy.afterglow = list(self.afterglow)
-        copy.ether_area = list(self.ether_area)
-        copy.units = [u.clone() for u in self.units]
-        copy.auras = [a.clone() for a in self.auras]
-        copy.ether_effects_used = list(self.ether_effects_used)
-        return copy
+        return self._shallow(
+            deck=list(self.deck),
+            hand=list(self.hand),
+            cemetery=list(self.cemetery),
+            afterglow=list(self.afterglow),
+            ether_area=list(self.ether_area),
+            units=list(self.units),
+            auras=list(self.auras),
+            ether_effects_used=list(self.ether_effects_used),
+        )
 
     def unit(self, uid: str) -> Unit | None:
         for unit in self.units:
@@ -154,12 +171,10 @@ class GameState(_Mutable):
     end_reason: str | None = None
 
     def clone(self) -> GameState:
-        copy = self.model_copy()
-        copy.players = [p.clone() for p in self.players]
-        copy.pending = self.pending.model_copy() if self.pending is not None else None
-        copy.continuing = [c.model_copy() for c in self.continuing]
-        copy.def_mods = [d.model_copy() for d in self.def_mods]
-        return copy
+        """A copy whose lists may change freely; the players, units and auras in them are still shared
+        and are copied by fold.Writer before their first change. Continuing effects, DEF changes and
+        the pending attack are replaced, never changed, so sharing them is safe."""
+        return self._shallow(players=list(self.players), continuing=list(self.continuing), def_mods=list(self.def_mods))
 
     # Look-ups used everywhere.
     def seat_of(self, player_id: str) -> int | None:
