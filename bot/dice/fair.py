@@ -9,11 +9,9 @@ reads bytes from
 for i = 0, 1, 2, ... (counter mode), lengths and numbers as big-endian integers (4 bytes for lengths
 and i, 8 bytes for n), strings in UTF-8. Length prefixes keep (table, number, purpose) unambiguous.
 
-Bytes become faces by rejection sampling, so no face is favoured:
-- sides <= 256: take one byte b; accept when b < 256 - 256 % sides, giving b % sides + 1;
-- otherwise take four bytes as a big-endian word w; accept when w < 2**32 - 2**32 % sides.
-A rejected byte or word is skipped and the next one is read. When the seed is revealed at the end,
-`referee verify` recomputes every face from the log (bot/dice/verify.py).
+The bytes of the blocks, in order, become faces by the rejection sampling of bot/dice/sampling.py
+(one byte per face up to 256 sides, else four bytes), so no face is favoured. When the seed is
+revealed at the end, `referee verify` recomputes every face from the log (bot/dice/verify.py).
 """
 
 from __future__ import annotations
@@ -22,29 +20,10 @@ import hashlib
 import hmac
 import secrets
 
+from bot.dice.sampling import ByteStream
+
 DOMAIN = b"horizonnotes-referee/dice/v1\x00"
 SEED_BYTES = 32
-_WORD = 1 << 32
-
-
-def byte_limit(sides: int) -> int:
-    """Bytes below this value are accepted for a die of `sides` (<= 256) faces."""
-    return 256 - 256 % sides
-
-
-def word_limit(sides: int) -> int:
-    """Four-byte words below this value are accepted for a die of `sides` (> 256) faces."""
-    return _WORD - _WORD % sides
-
-
-def face_from_byte(value: int, sides: int) -> int | None:
-    """The face one byte gives on a die of `sides` <= 256 faces, or None when it is rejected."""
-    return value % sides + 1 if value < byte_limit(sides) else None
-
-
-def face_from_word(value: int, sides: int) -> int | None:
-    """The face a 32-bit word gives on a die of more than 256 faces, or None when it is rejected."""
-    return value % sides + 1 if value < word_limit(sides) else None
 
 
 def draw_message(table_id: str, number: int, purpose: str) -> bytes:
@@ -56,49 +35,25 @@ def draw_message(table_id: str, number: int, purpose: str) -> bytes:
     )
 
 
-class FairStream:
+class FairStream(ByteStream):
     """The faces of one draw, read lazily from the HMAC blocks."""
 
-    __slots__ = ("_buffer", "_counter", "_mac", "_pos", "number", "purpose")
+    __slots__ = ("_counter", "_mac", "number", "purpose")
 
-    def __init__(self, seed: bytes, table_id: str, number: int, purpose: str) -> None:
+    def __init__(self, seed: bytes | hmac.HMAC, table_id: str, number: int, purpose: str) -> None:
+        super().__init__()
         self.number: int | None = number
         self.purpose = purpose
-        self._mac = hmac.new(seed, draw_message(table_id, number, purpose), hashlib.sha256)
+        # A table passes its HMAC already keyed with the seed: copying it skips the key schedule.
+        self._mac = seed.copy() if isinstance(seed, hmac.HMAC) else hmac.new(seed, digestmod=hashlib.sha256)
+        self._mac.update(draw_message(table_id, number, purpose))
         self._counter = 0
-        self._buffer = b""
-        self._pos = 0
 
-    def _refill(self) -> None:
-        """Append the next HMAC block to the unread bytes."""
+    def _more(self) -> bytes:
         mac = self._mac.copy()
         mac.update(self._counter.to_bytes(4, "big"))
         self._counter += 1
-        self._buffer = self._buffer[self._pos :] + mac.digest()
-        self._pos = 0
-
-    def die(self, sides: int) -> int:
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, not {sides}")
-        if sides <= 256:
-            limit = 256 - 256 % sides
-            while True:
-                if self._pos >= len(self._buffer):
-                    self._refill()
-                value = self._buffer[self._pos]
-                self._pos += 1
-                if value < limit:
-                    return value % sides + 1
-        if sides > _WORD:
-            raise ValueError(f"a die of {sides} sides is beyond the four-byte sampler")
-        limit = _WORD - _WORD % sides
-        while True:
-            if len(self._buffer) - self._pos < 4:
-                self._refill()
-            value = int.from_bytes(self._buffer[self._pos : self._pos + 4], "big")
-            self._pos += 4
-            if value < limit:
-                return value % sides + 1
+        return mac.digest()
 
 
 class FairRandomness:
@@ -110,6 +65,7 @@ class FairRandomness:
         if next_number < 0:
             raise ValueError("draw numbers start at 0")
         self._seed = bytes(seed)
+        self._keyed = hmac.new(self._seed, digestmod=hashlib.sha256)
         self.table_id = table_id
         self.next_number = next_number
 
@@ -131,7 +87,7 @@ class FairRandomness:
     def stream(self, purpose: str) -> FairStream:
         number = self.next_number
         self.next_number += 1
-        return FairStream(self._seed, self.table_id, number, purpose)
+        return FairStream(self._keyed, self.table_id, number, purpose)
 
     def __repr__(self) -> str:  # never show the seed
         return (

@@ -95,10 +95,7 @@ class _Parser:
         count = sum(t.dice.count for t in terms if t.dice is not None)
         if count > MAX_DICE:
             raise self.fail("dice.error.too_many_dice", limit=MAX_DICE, count=count)
-        normalized = "".join(("-" if t.sign < 0 else ("+" if k else "")) + t.text for k, t in enumerate(terms))
-        if comparison is not None:
-            normalized += f"{comparison[0]}{comparison[1]}"
-        return Plan(terms=tuple(terms), comparison=comparison, label=label, normalized=normalized)
+        return Plan.build(tuple(terms), comparison, label)
 
     def expression(self) -> list[Term]:
         sign = 1

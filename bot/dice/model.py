@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -64,14 +65,37 @@ class Term:
         return (low, high) if self.sign > 0 else (-high, -low)
 
 
+# One dice group as the roller runs it: (count, sides, signed multiplier, keep or 0, keep highest?).
+Step = tuple[int, int, int, int, bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """A parsed expression: terms, an optional comparison and an optional label."""
+    """A parsed expression: terms, an optional comparison and an optional label.
+
+    `steps` and `constant` are the same terms compiled for the roller: the dice groups in written
+    order, and the sum of the plain-number terms.
+    """
 
     terms: tuple[Term, ...]
     comparison: tuple[str, int] | None
     label: str | None
     normalized: str  # canonical expression text, label excluded
+    steps: tuple[Step, ...]
+    constant: int
+
+    @classmethod
+    def build(cls, terms: tuple[Term, ...], comparison: tuple[str, int] | None, label: str | None) -> Plan:
+        normalized = "".join(("-" if t.sign < 0 else ("+" if k else "")) + t.text for k, t in enumerate(terms))
+        if comparison is not None:
+            normalized += f"{comparison[0]}{comparison[1]}"
+        steps = tuple(
+            (t.dice.count, t.dice.sides, t.sign * t.multiplier, t.dice.keep or 0, t.dice.keep_mode == "h")
+            for t in terms
+            if t.dice is not None
+        )
+        constant = sum(t.sign * t.multiplier for t in terms if t.dice is None)
+        return cls(terms, comparison, label, normalized, steps, constant)
 
     @property
     def dice_count(self) -> int:
@@ -110,3 +134,22 @@ class RollResult(BaseModel):
     total: int
     success: bool | None
     number: int | None = None
+
+    @classmethod
+    def trusted(cls, fields: dict[str, Any]) -> RollResult:
+        """Build from fields the roller has already made right, skipping validation.
+
+        The roller's hot path: it fills the same four slots `model_construct` fills, without
+        model_construct's per-field bookkeeping (a test checks the result equals a validated one).
+        """
+        result = _new(cls)
+        _set(result, "__dict__", fields)
+        _set(result, "__pydantic_fields_set__", _ALL_FIELDS)
+        _set(result, "__pydantic_extra__", None)
+        _set(result, "__pydantic_private__", None)
+        return result
+
+
+_new = object.__new__
+_set = object.__setattr__
+_ALL_FIELDS = set(RollResult.model_fields)

@@ -4,8 +4,10 @@ outside a game and with the verifiable commit-reveal stream inside one (bot/dice
 
 from __future__ import annotations
 
-import secrets
+import os
 from typing import Protocol, runtime_checkable
+
+from bot.dice.sampling import ByteStream
 
 
 @runtime_checkable
@@ -26,26 +28,26 @@ class Randomness(Protocol):
     def stream(self, purpose: str) -> FaceStream: ...
 
 
-class _SystemStream:
+class _SystemStream(ByteStream):
+    """Faces from os.urandom, read a block at a time: one system call serves a whole roll."""
+
     __slots__ = ()
     number: int | None = None
 
-    def die(self, sides: int) -> int:
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, not {sides}")
-        return secrets.randbelow(sides) + 1
+    def _more(self) -> bytes:
+        return os.urandom(64)
 
 
 class SystemRandomness:
-    """The operating system's CSPRNG (the `secrets` module): rolls outside a game.
+    """The operating system's CSPRNG (os.urandom, the source of `secrets`): rolls outside a game.
 
-    Its draws are counted so the protocol holds, but they carry no number: nobody can re-derive them.
+    Each draw gets fresh bytes of its own, mapped to faces by the same rejection sampling as the
+    fair stream. Draws are counted so the protocol holds, but carry no number: nobody can re-derive them.
     """
 
     def __init__(self) -> None:
         self.next_number = 0
-        self._stream = _SystemStream()
 
     def stream(self, purpose: str) -> FaceStream:
         self.next_number += 1
-        return self._stream
+        return _SystemStream()

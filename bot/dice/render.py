@@ -11,10 +11,11 @@ import re
 
 from bot.dice.grammar import parse
 from bot.dice.model import Dice, Plan, RollResult
-from bot.i18n import t
+from bot.i18n import catalog, normalize_locale
 
 DISCORD_LIMIT = 2000
 _SHOWN_OPERATOR = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
+Words = dict[str, str]
 _MARKDOWN = re.compile(r"([\\*_~`|>])")
 
 
@@ -28,23 +29,23 @@ def _face(face: int, sides: int, dropped: bool) -> str:
     return f"~~{text}~~" if dropped else text
 
 
-def _dice_text(dice: Dice, faces: tuple[int, ...], dropped: tuple[int, ...], short: bool, locale: str) -> str:
+def _dice_text(dice: Dice, faces: tuple[int, ...], dropped: tuple[int, ...], short: bool, words: Words) -> str:
     gone = set(dropped)
     if short:
         kept = sum(f for i, f in enumerate(faces) if i not in gone)
-        return t("dice.render.short_term", locale, dice=dice.text, sum=kept)
+        return words["dice.render.short_term"].format(dice=dice.text, sum=kept)
     shown = ", ".join(_face(f, dice.sides, i in gone) for i, f in enumerate(faces))
     return f"{dice.text} ({shown})"
 
 
-def _breakdown(plan: Plan, result: RollResult, short: bool, locale: str) -> str:
+def _breakdown(plan: Plan, result: RollResult, short: bool, words: Words) -> str:
     parts: list[str] = []
     k = 0
     for n, term in enumerate(plan.terms):
         pieces: list[str] = []
         for factor in term.factors:
             if isinstance(factor, Dice):
-                pieces.append(_dice_text(factor, result.dice[k], result.dropped[k], short, locale))
+                pieces.append(_dice_text(factor, result.dice[k], result.dropped[k], short, words))
                 k += 1
             else:
                 pieces.append(str(factor))
@@ -56,23 +57,24 @@ def _breakdown(plan: Plan, result: RollResult, short: bool, locale: str) -> str:
     return " ".join(parts)
 
 
-def render(result: RollResult, locale: str = "ja") -> str:
-    """The message a table shows for `result`, at most 2000 characters."""
+def render(result: RollResult, locale: str | None = "ja") -> str:
+    """The message a table shows for `result`, at most 2000 characters, in `locale` (ja or en)."""
+    words = catalog(normalize_locale(locale))  # looked up once: render runs for every roll
     plan = parse(result.normalized)
     expression = f"`{result.normalized}`"
     if result.label:
-        header = t("dice.render.header_label", locale, label=escape_markdown(result.label), expression=expression)
+        header = words["dice.render.header_label"].format(label=escape_markdown(result.label), expression=expression)
     else:
-        header = t("dice.render.header", locale, expression=expression)
+        header = words["dice.render.header"].format(expression=expression)
     if result.number is not None:
-        header += " " + t("dice.render.fair_number", locale, number=result.number)
-    outcome = t("dice.render.total", locale, total=result.total)
+        header += " " + words["dice.render.fair_number"].format(number=result.number)
+    outcome = words["dice.render.total"].format(total=result.total)
     if plan.comparison is not None:
         op, target = plan.comparison
-        verdict = t("dice.render.success" if result.success else "dice.render.failure", locale)
+        verdict = words["dice.render.success" if result.success else "dice.render.failure"]
         outcome = f"{outcome} {_SHOWN_OPERATOR[op]} {target} → {verdict}"
-    full = f"{header}\n{_breakdown(plan, result, False, locale)} → {outcome}"
+    full = f"{header}\n{_breakdown(plan, result, False, words)} → {outcome}"
     if len(full) <= DISCORD_LIMIT:
         return full
-    short = f"{header}\n{_breakdown(plan, result, True, locale)} → {outcome}\n{t('dice.render.shortened', locale)}"
+    short = f"{header}\n{_breakdown(plan, result, True, words)} → {outcome}\n{words['dice.render.shortened']}"
     return short if len(short) <= DISCORD_LIMIT else short[: DISCORD_LIMIT - 1] + "…"

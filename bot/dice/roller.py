@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from typing import TypeVar
 
 from bot.dice.grammar import parse
@@ -24,42 +25,31 @@ def roll(text: str, rng: Randomness | None = None) -> RollResult:
     die = stream.die
     all_faces: list[tuple[int, ...]] = []
     all_dropped: list[tuple[int, ...]] = []
-    total = 0
-    for term in plan.terms:
-        dice = term.dice
-        if dice is None:
-            total += term.sign * term.multiplier
-            continue
-        sides = dice.sides
-        faces = tuple([die(sides) for _ in range(dice.count)])
-        if dice.keep is None:
-            value = sum(faces)
-            dropped: tuple[int, ...] = ()
-        else:
-            # sorted() is stable: among equal faces kh drops the earlier die first, kl keeps it first.
-            order = sorted(range(dice.count), key=faces.__getitem__)
-            cut = dice.count - dice.keep
-            if dice.keep_mode == "h":
-                gone, kept = order[:cut], order[cut:]
-            else:
-                kept, gone = order[: dice.keep], order[dice.keep :]
-            value = sum(faces[i] for i in kept)
-            dropped = tuple(sorted(gone))
-        total += term.sign * term.multiplier * value
+    total = plan.constant
+    for count, sides, multiplier, keep, highest in plan.steps:
+        faces = tuple(map(die, repeat(sides, count)))
         all_faces.append(faces)
-        all_dropped.append(dropped)
+        if not keep:
+            total += multiplier * sum(faces)
+            all_dropped.append(())
+            continue
+        # sorted() is stable: among equal faces kh drops the earlier die first, kl keeps it first.
+        order = sorted(range(count), key=faces.__getitem__)
+        gone = order[: count - keep] if highest else order[keep:]
+        total += multiplier * (sum(faces) - sum([faces[i] for i in gone]))
+        all_dropped.append(tuple(sorted(gone)))
     comparison = plan.comparison
-    success = None if comparison is None else COMPARATORS[comparison[0]](total, comparison[1])
-    # Every field is built here from checked parts, so validation would only repeat the work.
-    return RollResult.model_construct(
-        expression=text.strip(),
-        normalized=plan.normalized,
-        label=plan.label,
-        dice=tuple(all_faces),
-        dropped=tuple(all_dropped),
-        total=total,
-        success=success,
-        number=getattr(stream, "number", None),
+    return RollResult.trusted(
+        {
+            "expression": text.strip(),
+            "normalized": plan.normalized,
+            "label": plan.label,
+            "dice": tuple(all_faces),
+            "dropped": tuple(all_dropped),
+            "total": total,
+            "success": None if comparison is None else COMPARATORS[comparison[0]](total, comparison[1]),
+            "number": getattr(stream, "number", None),
+        }
     )
 
 

@@ -12,7 +12,8 @@ from itertools import permutations
 import pytest
 
 from bot.dice import FairRandomness, SystemRandomness, log_entry, roll, shuffle, verify_log
-from bot.dice.fair import DOMAIN, byte_limit, face_from_byte, face_from_word, word_limit
+from bot.dice.fair import DOMAIN
+from bot.dice.sampling import byte_limit, face_from_byte, face_from_word, word_limit
 
 CHI_SQUARE_999_DF5 = 20.515  # 99.9% critical value, 5 degrees of freedom
 
