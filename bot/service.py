@@ -13,18 +13,19 @@ import asyncio
 import functools
 import secrets
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
 
 from bot.dice import FairRandomness
 from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
 from bot.errors import RefereeError
-from bot.store import EventRecord, GameAlreadyRunning, GameRecord, NewRoll, NoGame, Store
+from bot.store import CorruptRow, EventRecord, GameAlreadyRunning, GameRecord, NewRoll, NoGame, RawJson, Store
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
 
@@ -152,7 +153,8 @@ class TableService:
     catalog_or_factory: Any = None
     seed_factory: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
-    _cache: dict[int, tuple[int, GameState]] = field(default_factory=dict)
+    _cache: _Lru[tuple[int, GameState]] = field(default_factory=lambda: _Lru(1024))
+    _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
     _catalog: Any = None
     _worker: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="referee-store")
@@ -269,13 +271,13 @@ class TableService:
         if game.channel_id != channel_id:
             raise NoGame(channel=channel_id)
         entries = self.store.events(game.id)
-        return GameLog(_view(game, game.state_as(GameState)), entries, in_effect(entries))
+        return GameLog(_view(game, self._state_of(game)), entries, in_effect(entries))
 
     def check_replay(self, game_id: int) -> ReplayCheck:
         """Rebuild a game from its events and set it beside the stored state."""
         game = self.store.game(game_id)
         stack = in_effect(self.store.events(game_id))
-        return ReplayCheck(game_id, game.state_as(GameState), _rebuild(stack), sum(len(b.events) for b in stack))
+        return ReplayCheck(game_id, self._state_of(game), _rebuild(stack), sum(len(b.events) for b in stack))
 
     # -- internals (run on the worker thread) ------------------------------------------------------
 
@@ -286,7 +288,7 @@ class TableService:
         state, events = apply(GameState(), start, rng)
         game = self.store.start(
             channel_id,
-            state,
+            _state_json(state),
             events,
             guild_id=guild_id,
             actor=user_id,
@@ -296,7 +298,7 @@ class TableService:
             next_roll=rng.next_number,
             rolls=_rolls(events, user_id, rng.commitment),
         )
-        self._cache[game.id] = (game.version, state)
+        self._cache.put(game.id, (game.version, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
     def _act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
@@ -343,13 +345,30 @@ class TableService:
         return actions
 
     def _load(self, channel_id: int) -> tuple[GameRecord, GameState]:
+        # The version is read from the database every time; the parsed state is reused only when it is
+        # the very version stored (another process may have moved the game on).
         game = self.store.load(channel_id)
         cached = self._cache.get(game.id)
         if cached is not None and cached[0] == game.version:
             return game, cached[1]
-        state: GameState = game.state_as(GameState)
-        self._cache[game.id] = (game.version, state)
+        state = self._state_of(game)
+        self._cache.put(game.id, (game.version, state))
         return game, state
+
+    def _state_of(self, game: GameRecord) -> GameState:
+        """The stored state, with the card definitions put back from the game's GameStarted event."""
+        state: GameState = game.state_as(GameState)
+        if not state.cards and game.last_seq:
+            cards = self._cards.get(game.id)
+            if cards is None:
+                first = self.store.events(game.id, limit=1)[0]
+                started = parse_json(first.data, _EVENTS, what=f"events.data (game {game.id}, seq 1)")
+                if getattr(started, "type", None) != "game_started":
+                    raise CorruptRow(what=f"events (game {game.id}, seq 1)", reason=f"{first.type}, not game_started")
+                cards = dict(started.cards)
+                self._cards.put(game.id, cards)
+            state.cards = cards
+        return state
 
     def _check_seat(self, state: GameState, user_id: int, action: Action) -> None:
         if state.seat_of(str(user_id)) is None:
@@ -371,16 +390,16 @@ class TableService:
         if finish or state.over:
             result = {"winner": state.winner, "reason": state.end_reason}
             stored = self.store.finish(
-                game.channel_id, state, events, game.version, result=result, game_id=game.id, actor=user_id
+                game.channel_id, _state_json(state), events, game.version, result=result, game_id=game.id, actor=user_id
             )
-            self._cache.pop(game.id, None)
+            self._cache.pop(game.id)
             seed = stored.seed.hex() if stored.seed is not None else None
             return Outcome(
                 game.channel_id, game.id, stored.version, state, events, True, stored.commitment, revealed_seed=seed
             )
         stored = self.store.commit(
             game.channel_id,
-            state,
+            _state_json(state),
             events,
             game.version,
             game_id=game.id,
@@ -388,8 +407,37 @@ class TableService:
             next_roll=next_roll,
             rolls=_rolls(events, user_id, game.commitment),
         )
-        self._cache[game.id] = (stored.version, state)
+        self._cache.put(game.id, (stored.version, state))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
+
+
+def _state_json(state: GameState) -> RawJson:
+    """The state as stored: everything but the card definitions, which never change during a game and
+    are already in its GameStarted event. They are most of the state's size, and of its cost to write."""
+    return RawJson(state.model_dump_json(exclude={"cards"}))
+
+
+class _Lru(Generic[T]):
+    """A small least-recently-used map from game id, so memory stays bounded however many games run."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[int, T] = OrderedDict()
+
+    def get(self, key: int) -> T | None:
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def put(self, key: int, value: T) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def pop(self, key: int) -> None:
+        self._items.pop(key, None)
 
 
 def _rebuild(batches: Sequence[Batch]) -> GameState:

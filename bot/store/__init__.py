@@ -19,6 +19,7 @@ from bot.store.records import (
     GuildSettingsRecord,
     JsonLike,
     NewRoll,
+    RawJson,
     RollRecord,
 )
 from bot.store.store import Store
@@ -37,6 +38,7 @@ __all__ = [
     "NewRoll",
     "NoDeck",
     "NoGame",
+    "RawJson",
     "RollRecord",
     "SchemaTooNew",
     "Store",

@@ -17,7 +17,15 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from bot.store.errors import CorruptRow
 
 M = TypeVar("M")
-JsonLike = BaseModel | Mapping[str, Any] | list[Any]
+
+
+class RawJson(str):
+    """JSON text the caller already serialised (e.g. a model dumped with some fields left out)."""
+
+    __slots__ = ()
+
+
+JsonLike = RawJson | BaseModel | Mapping[str, Any] | list[Any]
 
 
 def now_text() -> str:
@@ -26,7 +34,9 @@ def now_text() -> str:
 
 
 def to_json(doc: JsonLike) -> str:
-    """Compact JSON text of a pydantic model or a plain JSON-able mapping."""
+    """Compact JSON text of a pydantic model or a plain JSON-able mapping (RawJson is kept as it is)."""
+    if isinstance(doc, RawJson):
+        return str(doc)
     if isinstance(doc, BaseModel):
         return doc.model_dump_json()
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))

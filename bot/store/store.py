@@ -92,13 +92,13 @@ class Store:
             cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id", (channel_id,))
             return as_records(cur, GameRecord, what="games row")
 
-    def events(self, game_id: int, *, after_seq: int = 0) -> list[EventRecord]:
+    def events(self, game_id: int, *, after_seq: int = 0, limit: int = -1) -> list[EventRecord]:
         """The game's log in order (append-only; undo and rollback are events in it too)."""
         with translated(self.path):
             cur = self.db.execute(
                 "SELECT game_id, seq, version, actor, type, data, created_at FROM events "
-                "WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (game_id, after_seq),
+                "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (game_id, after_seq, limit),
             )
             return as_records(cur, EventRecord, what="events row")
 
