@@ -107,9 +107,13 @@ TEST_CARDS: list[dict[str, Any]] = [
     _spell("dusk", 0, [{"kind": "heal", "amount": 3, "target": "all_allies"}], timing="turn_end"),
     _spell("vengeance", 1, [dmg(5)], timing="knockout"),
     _spell(
-        "regen", 2, [{"kind": "continuing", "count": 2, "effects": [{"kind": "heal", "amount": 3, "target": "chosen_ally"}]}]
+        "regen",
+        2,
+        [{"kind": "continuing", "count": 2, "effects": [{"kind": "heal", "amount": 3, "target": "chosen_ally"}]}],
     ),
-    _spell("riddle", 0, [{"kind": "manual", "text": "相手は手札を1枚捨てる。", "text_en": "The opponent discards a card."}]),
+    _spell(
+        "riddle", 0, [{"kind": "manual", "text": "相手は手札を1枚捨てる。", "text_en": "The opponent discards a card."}]
+    ),
     _spell("weaken", 1, [{"kind": "modify_def", "amount": -3, "target": "chosen_enemy"}], timing="any"),
     _spell("big", 5, [dmg(9)]),
     _spell("study", 0, [{"kind": "draw", "count": 2}]),

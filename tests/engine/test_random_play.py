@@ -35,7 +35,7 @@ from bot.engine import (
 from bot.engine.fold import fold
 
 GAMES = int(os.environ.get("ENGINE_RANDOM_GAMES", "1000"))
-TURN_LIMIT = 16
+TURN_LIMIT = 14
 COUNTS_FILE = Path(__file__).with_name("random_play_counts.json")
 
 OPTION_CHOICES: dict[str, list[Any]] = {
@@ -136,8 +136,9 @@ def play(catalog: Catalog, game: int) -> dict[str, int]:
         _check_invariants(before, state, new, replica)
         events.extend(new)
         actions += 1
-    # The stored form: events to JSON and back rebuild the same table from nothing.
-    assert replay(events_from_json(events_to_json(events))) == state
+    # From nothing: the events alone rebuild the table; every tenth game goes through JSON, as stored.
+    stored = events_from_json(events_to_json(events)) if game % 10 == 0 else events
+    assert replay(stored) == state
     return {"finished": int(state.over), "actions": actions, "events": len(events)}
 
 
