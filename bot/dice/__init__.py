@@ -15,7 +15,7 @@ from bot.dice.model import Plan, RollResult
 from bot.dice.randomness import FaceStream, Randomness, SystemRandomness
 from bot.dice.render import render
 from bot.dice.roller import roll, shuffle
-from bot.dice.verify import VerifyReport, log_entry, verify_log
+from bot.dice.verify import VerifyReport, log_entry, shuffle_entry, verify_log
 
 __all__ = [
     "MAX_DICE",
@@ -37,5 +37,6 @@ __all__ = [
     "render",
     "roll",
     "shuffle",
+    "shuffle_entry",
     "verify_log",
 ]

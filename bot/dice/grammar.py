@@ -189,6 +189,9 @@ class _Parser:
         if self.peek() in ("h", "H", "l", "L"):
             mode = self.peek().lower()
             self.i += 1
+        if self.peek() in _MINUS and self.peek(1) in _DIGITS:
+            self.i += 1
+            raise self.fail("dice.error.keep_out_of_range", keep=-self.number(), count=count)
         if self.peek() not in _DIGITS:
             raise self.fail("dice.error.missing_keep", dice=f"{count}d{sides}k{mode}")
         keep = self.number()
@@ -246,7 +249,9 @@ class _Parser:
             if c.isalpha() and c not in "dDkKhHlLxX":
                 raise self.fail("dice.error.label_needs_space", char=c)
             raise self.unexpected()
-        text = " ".join(self.s[self.i :].split())
+        # One line, single spaces, no control characters: a label cannot break the table's layout.
+        kept = "".join(ch for ch in self.s[self.i :] if ch.isspace() or unicodedata.category(ch) != "Cc")
+        text = " ".join(kept.split())
         return text or None
 
 

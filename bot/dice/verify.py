@@ -12,17 +12,19 @@ A roll:
   - total      the total
   - success    optional: true/false for an expression with a comparison; checked when present
 A shuffle (it uses a draw number too):
-    {"table_id": "t1", "number": 1, "shuffle": 5, "order": [3, 0, 4, 1, 2]}
-  - order      the permutation `shuffle(range(n))` gave
+    {"table_id": "t1", "number": 1, "shuffle": ["c1", "c2", "c3"], "order": ["c3", "c1", "c2"]}
+  - shuffle    the items in the order they were shuffled from (any JSON values), or a count n,
+               meaning the items 0 .. n-1
+  - order      the order `shuffle()` gave
 Other keys (label, time, user...) are ignored. Each (table_id, number) may appear once.
 
-`log_entry()` writes a roll in exactly this shape.
+`log_entry()` and `shuffle_entry()` write records in exactly this shape.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -31,6 +33,8 @@ from bot.dice.errors import DiceError
 from bot.dice.fair import FairRandomness, commitment_of
 from bot.dice.model import RollResult
 from bot.dice.roller import roll, shuffle
+
+MAX_SHUFFLE = 100_000  # a count beyond any deck: refuse rather than build a huge list
 
 
 class Mismatch(BaseModel):
@@ -74,6 +78,11 @@ def log_entry(result: RollResult, table_id: str) -> dict[str, Any]:
     if result.label:
         entry["label"] = result.label
     return entry
+
+
+def shuffle_entry(table_id: str, number: int, items: Sequence[Any], order: Sequence[Any]) -> dict[str, Any]:
+    """The log line of a shuffle: draw `number` (read `rng.next_number` before shuffling) put `items` in `order`."""
+    return {"table_id": table_id, "number": number, "shuffle": list(items), "order": list(order)}
 
 
 def parse_seed(text: str) -> bytes:
@@ -123,9 +132,13 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
             continue
         seen.add(key)
         if "shuffle" in entry:
-            size = _field(entry, "shuffle", int, line_no)
+            items = entry["shuffle"]
+            if isinstance(items, int) and not isinstance(items, bool) and 0 <= items <= MAX_SHUFFLE:
+                items = list(range(items))
+            elif not isinstance(items, list):
+                raise DiceError("dice.verify.bad_line", line=line_no, reason="shuffle")
             order = _field(entry, "order", list, line_no)
-            expected = shuffle(range(size), rng)
+            expected = shuffle(items, rng)
             if order != expected:
                 mismatches.append(
                     Mismatch(
@@ -133,7 +146,7 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
                         line=line_no,
                         table_id=table_id,
                         number=number,
-                        what=str(size),
+                        what=str(len(items)),
                         logged=json.dumps(order),
                         recomputed=json.dumps(expected),
                     )

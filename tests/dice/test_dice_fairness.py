@@ -11,7 +11,7 @@ from itertools import permutations
 
 import pytest
 
-from bot.dice import FairRandomness, SystemRandomness, log_entry, roll, shuffle, verify_log
+from bot.dice import FairRandomness, SystemRandomness, log_entry, roll, shuffle, shuffle_entry, verify_log
 from bot.dice.fair import DOMAIN
 from bot.dice.sampling import byte_limit, face_from_byte, face_from_word, word_limit
 
@@ -119,8 +119,12 @@ EXPRESSIONS = ["3d6+2", "1d6", "2d6>=7", "4d6kh3", "2d6kl1 様子見", "３ｄ�
 
 def play_a_game(table: FairRandomness) -> list[str]:
     log = [json.dumps(log_entry(roll(EXPRESSIONS[i % len(EXPRESSIONS)], table), table.table_id)) for i in range(100)]
-    deck = shuffle(range(10), table)
-    log.append(json.dumps({"table_id": table.table_id, "number": 100, "shuffle": 10, "order": deck}))
+    deck = ["炎の剣", "氷の盾", "炎の剣", "星の欠片"]
+    number = table.next_number
+    log.append(json.dumps(shuffle_entry(table.table_id, number, deck, shuffle(deck, table)), ensure_ascii=False))
+    log.append(
+        json.dumps({"table_id": table.table_id, "number": 101, "shuffle": 10, "order": shuffle(range(10), table)})
+    )
     return log
 
 
@@ -131,7 +135,7 @@ def test_commit_reveal_round_trip_verifies() -> None:
     revealed = table.seed
     assert hashlib.sha256(revealed).hexdigest() == published
     report = verify_log(revealed, log)
-    assert report.ok and report.checked == 101
+    assert report.ok and report.checked == 102
 
 
 def test_a_log_with_one_face_changed_fails_at_that_roll() -> None:
@@ -149,8 +153,10 @@ def test_a_changed_shuffle_or_a_reused_number_fails() -> None:
     log = play_a_game(table)
     entry = json.loads(log[-1])
     entry["order"][0], entry["order"][1] = entry["order"][1], entry["order"][0]
-    report = verify_log(table.seed, [*log[:-1], json.dumps(entry), log[5]])
-    assert [m.kind for m in report.mismatches] == ["shuffle", "duplicate"]
+    deck = json.loads(log[-2])
+    deck["order"] = deck["shuffle"]  # claims the deck came out unshuffled
+    report = verify_log(table.seed, [*log[:-2], json.dumps(deck), json.dumps(entry), log[5]])
+    assert [(m.kind, m.number) for m in report.mismatches] == [("shuffle", 100), ("shuffle", 101), ("duplicate", 5)]
 
 
 def test_another_seed_reproduces_almost_nothing() -> None:

@@ -118,6 +118,7 @@ def test_a_label_follows_the_expression_after_a_space() -> None:
     assert roll("1d6 x2").label == "x2", "a spaced x is the start of a label, not a product"
     assert roll("3d6 炎の   一撃\n改行").label == "炎の 一撃 改行"
     assert roll("3d6").label is None
+    assert roll("1d6 a\x00b\x1b[31m").label == "ab[31m", "control characters are dropped"
 
 
 def test_canonical_form_includes_the_label() -> None:
@@ -144,6 +145,7 @@ def limit_error(text: str) -> str:
         ("4d6kh5", "dice.error.keep_out_of_range"),
         ("4d6kl0", "dice.error.keep_out_of_range"),
         ("4d6kh", "dice.error.missing_keep"),
+        ("4d6kh-1", "dice.error.keep_out_of_range"),
         ("3d", "dice.error.missing_faces"),
         ("3d6+", "dice.error.incomplete"),
         ("", "dice.error.empty"),
