@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.dice import FairRandomness
-from bot.engine import Adjust, Cast, Charge, Pass, GameOptions, GameState, RuleViolation, StartGame, apply, replay
+from bot.engine import Adjust, Cast, Charge, GameOptions, GameState, Pass, RuleViolation, StartGame, apply, replay
 
 from .conftest import CARDS, LoadedDice, pass_until, seat, start
 
