@@ -65,13 +65,10 @@ class _Parser:
             self.i += 1
         return self.i > start
 
-    def fail(self, key: str, **args: object) -> DiceError:
-        return DiceError(key, **args)
-
     def unexpected(self) -> DiceError:
         if self.i >= self.n:
-            return self.fail("dice.error.incomplete")
-        return self.fail("dice.error.unexpected", char=self.s[self.i], position=self.i + 1)
+            return DiceError("dice.error.incomplete")
+        return DiceError("dice.error.unexpected", char=self.s[self.i], position=self.i + 1)
 
     def number(self) -> int:
         start = self.i
@@ -81,20 +78,20 @@ class _Parser:
         if not digits:
             raise self.unexpected()
         if len(digits.lstrip("0")) > MAX_DIGITS:
-            raise self.fail("dice.error.number_too_large", digits=MAX_DIGITS)
+            raise DiceError("dice.error.number_too_large", digits=MAX_DIGITS)
         return int(digits)
 
     # -- grammar -------------------------------------------------------------------------------
     def line(self) -> Plan:
         self.skip_space()
         if self.i >= self.n:
-            raise self.fail("dice.error.empty")
+            raise DiceError("dice.error.empty")
         terms = self.expression()
         comparison = self.comparison()
         label = self.label()
         count = sum(t.dice.count for t in terms if t.dice is not None)
         if count > MAX_DICE:
-            raise self.fail("dice.error.too_many_dice", limit=MAX_DICE, count=count)
+            raise DiceError("dice.error.too_many_dice", limit=MAX_DICE, count=count)
         return Plan.build(tuple(terms), comparison, label)
 
     def expression(self) -> list[Term]:
@@ -144,7 +141,7 @@ class _Parser:
             factors.append(self.factor())
         dice = [f for f in factors if isinstance(f, Dice)]
         if len(dice) > 1:
-            raise self.fail("dice.error.dice_times_dice")
+            raise DiceError("dice.error.dice_times_dice")
         multiplier = 1
         for f in factors:
             if isinstance(f, int):
@@ -162,7 +159,7 @@ class _Parser:
             return self.dice(1)
         if c in _MINUS and self.peek(1) in _DIGITS:
             # "3*-2" or "2d6+-1": a second sign where a number belongs.
-            raise self.fail("dice.error.negative")
+            raise DiceError("dice.error.negative")
         raise self.unexpected()
 
     def dice(self, count: int) -> Dice:
@@ -170,18 +167,18 @@ class _Parser:
         c = self.peek()
         if c in _MINUS and self.peek(1) in _DIGITS:
             self.i += 1
-            raise self.fail("dice.error.faces_not_positive", faces=-self.number())
+            raise DiceError("dice.error.faces_not_positive", faces=-self.number())
         if c not in _DIGITS:
-            raise self.fail("dice.error.missing_faces", dice=f"{count}d")
+            raise DiceError("dice.error.missing_faces", dice=f"{count}d")
         sides = self.number()
         if count < 1:
-            raise self.fail("dice.error.count_not_positive", count=count)
+            raise DiceError("dice.error.count_not_positive", count=count)
         if sides < 1:
-            raise self.fail("dice.error.faces_not_positive", faces=sides)
+            raise DiceError("dice.error.faces_not_positive", faces=sides)
         if count > MAX_DICE:
-            raise self.fail("dice.error.too_many_dice", limit=MAX_DICE, count=count)
+            raise DiceError("dice.error.too_many_dice", limit=MAX_DICE, count=count)
         if sides > MAX_SIDES:
-            raise self.fail("dice.error.too_many_faces", limit=MAX_SIDES, faces=sides)
+            raise DiceError("dice.error.too_many_faces", limit=MAX_SIDES, faces=sides)
         if self.peek() not in ("k", "K"):
             return Dice(count, sides)
         self.i += 1
@@ -191,12 +188,12 @@ class _Parser:
             self.i += 1
         if self.peek() in _MINUS and self.peek(1) in _DIGITS:
             self.i += 1
-            raise self.fail("dice.error.keep_out_of_range", keep=-self.number(), count=count)
+            raise DiceError("dice.error.keep_out_of_range", keep=-self.number(), count=count)
         if self.peek() not in _DIGITS:
-            raise self.fail("dice.error.missing_keep", dice=f"{count}d{sides}k{mode}")
+            raise DiceError("dice.error.missing_keep", dice=f"{count}d{sides}k{mode}")
         keep = self.number()
         if keep < 1 or keep > count:
-            raise self.fail("dice.error.keep_out_of_range", keep=keep, count=count)
+            raise DiceError("dice.error.keep_out_of_range", keep=keep, count=count)
         return Dice(count, sides, keep, mode)
 
     def comparison(self) -> tuple[str, int] | None:
@@ -215,16 +212,16 @@ class _Parser:
             self.i += 1
         if self.peek() not in _DIGITS:
             if self.peek() in ("d", "D"):
-                raise self.fail("dice.error.target_not_number")
+                raise DiceError("dice.error.target_not_number")
             raise self.unexpected()
         target = sign * self.number()
         mark = self.i
         self.skip_space()
         c = self.peek()
         if c in _COMPARE_START:
-            raise self.fail("dice.error.two_comparisons")
+            raise DiceError("dice.error.two_comparisons")
         if c in _OPERATORS or c in ("d", "D"):
-            raise self.fail("dice.error.target_not_number")
+            raise DiceError("dice.error.target_not_number")
         self.i = mark
         return op, target
 
@@ -247,7 +244,7 @@ class _Parser:
         c = self.s[self.i]
         if c not in _SPACE:
             if c.isalpha() and c not in "dDkKhHlLxX":
-                raise self.fail("dice.error.label_needs_space", char=c)
+                raise DiceError("dice.error.label_needs_space", char=c)
             raise self.unexpected()
         # One line, single spaces, no control characters: a label cannot break the table's layout.
         kept = "".join(ch for ch in self.s[self.i :] if ch.isspace() or unicodedata.category(ch) != "Cc")

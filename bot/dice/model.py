@@ -97,14 +97,6 @@ class Plan:
         constant = sum(t.sign * t.multiplier for t in terms if t.dice is None)
         return cls(terms, comparison, label, normalized, steps, constant)
 
-    @property
-    def dice_count(self) -> int:
-        return sum(t.dice.count for t in self.terms if t.dice is not None)
-
-    @property
-    def dice_terms(self) -> tuple[Term, ...]:
-        return tuple(t for t in self.terms if t.dice is not None)
-
     def bounds(self) -> tuple[int, int]:
         """Smallest and largest total the expression can roll."""
         lows, highs = zip(*(t.bounds() for t in self.terms), strict=True)

@@ -86,8 +86,10 @@ def shuffle_entry(table_id: str, number: int, items: Sequence[Any], order: Seque
 
 
 def parse_seed(text: str) -> bytes:
+    """The revealed seed, written in hex (an "0x" prefix is allowed)."""
+    text = text.strip().removeprefix("0x").removeprefix("0X")
     try:
-        seed = bytes.fromhex(text.strip())
+        seed = bytes.fromhex(text)
     except ValueError:
         raise DiceError("dice.verify.bad_seed") from None
     if not seed:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.dice import DiceError, FairRandomness, normalize, roll
+from bot.dice import DiceError, FairRandomness, normalize, parse, roll
 
 
 @dataclass
@@ -80,6 +80,7 @@ def test_a_total_lies_between_the_minimum_and_maximum(expr: tuple[str, list[GenT
     high = sum(t.bounds()[1] for t in terms)
     result = roll(text, FairRandomness(seed, "prop"))
     assert low <= result.total <= high
+    assert parse(text).bounds() == (low, high)
     dice_terms = [t for t in terms if t.count is not None]
     assert [len(faces) for faces in result.dice] == [t.count for t in dice_terms]
     for term, faces in zip(dice_terms, result.dice, strict=True):
