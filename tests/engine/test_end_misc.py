@@ -160,7 +160,10 @@ def test_every_refusal_the_engine_can_raise_has_a_japanese_and_an_english_messag
 
     from bot.i18n import catalog
 
-    source = "\n".join(p.read_text(encoding="utf-8") for p in Path("bot/engine").glob("*.py"))
+    import bot.engine
+
+    folder = Path(bot.engine.__file__).parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
     keys = set(re.findall(r'"(engine\.[a-z_]+)"', source))
     keys |= {
         f"engine.wrong_timing.{t}" for t in ("own_turn", "opponent_turn", "any", "turn_start", "turn_end", "knockout")
