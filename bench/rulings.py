@@ -151,6 +151,7 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
         ),
     )
     db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
+    db.execute("INSERT INTO literal_fts(literal_fts) VALUES ('optimize')")
     db.commit()
     db.close()
 

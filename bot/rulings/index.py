@@ -19,7 +19,7 @@ from bot.rulings.models import ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump when parsing, segmentation or the schema change: old index files are then ignored.
-INDEX_VERSION = "rulings-index-8"
+INDEX_VERSION = "rulings-index-9"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,6 +34,8 @@ CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT N
 CREATE TABLE unplaced(json TEXT NOT NULL);
 -- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
 CREATE VIRTUAL TABLE passages_fts USING fts5(body, heading, names, tokenize = 'unicode61 remove_diacritics 0');
+-- Quoted phrases are found word for word through trigrams of the normalised text.
+CREATE VIRTUAL TABLE literal_fts USING fts5(plain, content = 'passages', content_rowid = 'rowid', tokenize = 'trigram');
 """
 
 
@@ -53,9 +55,10 @@ def index_path(data_dir: Path, rules_dir: Path) -> Path:
     return data_dir / "rulings" / f"index-{corpus_digest(rules_dir, INDEX_VERSION)[:20]}.sqlite3"
 
 
-def write_rows(
-    db: sqlite3.Connection, rows: Iterable[tuple[str, str, Sequence[str], Sequence[str], Sequence[str]]], start: int = 1
-) -> int:
+Row = tuple[str, str, str, Sequence[str], Sequence[str], Sequence[str]]
+
+
+def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> int:
     """Insert (id, json, plain text, body terms, heading terms, name terms); returns the next free rowid."""
     rowid = start
     for pid, payload, plain, body, heading, names in rows:
@@ -68,6 +71,7 @@ def write_rows(
             "INSERT INTO passages_fts(rowid, body, heading, names) VALUES (?, ?, ?, ?)",
             (rowid, " ".join(body), " ".join(heading), " ".join(names)),
         )
+        db.execute("INSERT INTO literal_fts(rowid, plain) VALUES (?, ?)", (rowid, plain))
         rowid += 1
     return rowid
 
@@ -81,7 +85,7 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         db.executescript(SCHEMA)
         df: Counter[str] = Counter()
         readings: dict[str, set[str]] = {}
-        rows = []
+        rows: list[Row] = []
         for document in documents:
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
             for passage in document.passages:

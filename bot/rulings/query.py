@@ -16,6 +16,7 @@ from bot.rulings.tokenize import kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
+MAX_MATCH_TERMS = 12
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
@@ -190,7 +191,20 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def fts_match(plan: QueryPlan) -> str:
-    """An FTS5 expression in which every term and phrase is a quoted string joined by OR."""
-    parts = [_quote(t) for t in plan.terms] + [_quote(" ".join(p)) for p in plan.phrases]
+def fts_match(plan: QueryPlan, vocab: Vocabulary | None = None, max_share: float = 1.0) -> str:
+    """An FTS5 expression in which every term and phrase is a quoted string joined by OR.
+
+    Terms found in more than `max_share` of the passages are left out of the match (they would pull
+    in most of the corpus and cost time) but still count in the coverage; the rarest terms are kept
+    when nothing else would be left.
+    """
+    terms = plan.terms
+    if vocab is not None and max_share < 1.0:
+        limit = max_share * vocab.passages
+        rare = [t for t in terms if vocab.df.get(t, 0) <= limit]
+        terms = rare or sorted(terms, key=lambda t: vocab.df.get(t, 0))[:2]
+        if len(terms) > MAX_MATCH_TERMS:  # the rarest terms decide which passages are candidates
+            keep = set(sorted(terms, key=lambda t: vocab.df.get(t, 0))[:MAX_MATCH_TERMS])
+            terms = [t for t in terms if t in keep]
+    parts = [_quote(t) for t in terms] + [_quote(" ".join(p)) for p in plan.phrases]
     return " OR ".join(parts)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 from bot.i18n import t
 from bot.rulings.models import Answer, Hit
+
+_UNVERIFIED_LABEL = re.compile(r"^要確認\s*[:：]\s*")
 
 
 def _quote(text: str) -> str:
@@ -21,12 +24,9 @@ def render_hit(number: int, hit: Hit, locale: str) -> list[str]:
         out.append("    " + t("rulings.citations", locale, citations="".join(f"〔{n}〕" for n in hit.citations)))
     if hit.unverified:
         notes = hit.unverified_notes or [""]
-        for note in notes:
-            line = (
-                t("rulings.unverified", locale, note=" ".join(note.split()))
-                if note
-                else t("rulings.unverified_plain", locale)
-            )
+        for raw in notes:
+            note = _UNVERIFIED_LABEL.sub("", " ".join(raw.split()))  # the label is printed once, by us
+            line = t("rulings.unverified", locale, note=note) if note else t("rulings.unverified_plain", locale)
             out.append("    " + line)
     authority = hit.authority if locale == "ja" else (hit.authority_en or hit.authority)
     if authority:

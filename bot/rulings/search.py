@@ -18,6 +18,7 @@ from bot.rulings.tokenize import normalize, tokens
 # A hit must carry this share of the question's weight (idf-weighted) to count as an answer.
 MIN_COVERAGE = 0.42
 CANDIDATES = 40
+MATCH_MAX_SHARE = 0.35  # terms in more passages than this only count in the coverage (see fts_match)
 # bm25 weights of the FTS columns: passage body, section heading, names of cards and abilities.
 COLUMN_WEIGHTS = (1.0, 0.35, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
@@ -109,18 +110,21 @@ class Rulebook:
     def _candidates(self, plan: QueryPlan, game: str | None) -> list[_Candidate]:
         if plan.empty:
             return []
+        # Rank inside FTS5 first and join the few best rows only: joining every match is the slow part.
         sql = (
-            "SELECT p.rowid, p.json, p.terms, p.plain, bm25(passages_fts, ?, ?, ?) AS score FROM passages_fts "
-            "JOIN passages p ON p.rowid = passages_fts.rowid WHERE passages_fts MATCH ? "
-            "ORDER BY score LIMIT ?"
+            "SELECT p.rowid, p.json, p.terms, p.plain, best.score FROM "
+            "(SELECT rowid, bm25(passages_fts, ?, ?, ?) AS score FROM passages_fts WHERE passages_fts MATCH ? "
+            "ORDER BY score LIMIT ?) AS best JOIN passages p ON p.rowid = best.rowid ORDER BY best.score"
         )
         limit = CANDIDATES * (4 if game else 1)
-        rows = self.db.execute(sql, (*COLUMN_WEIGHTS, fts_match(plan), limit)).fetchall()
+        match = fts_match(plan, self.vocab, MATCH_MAX_SHARE)
+        rows = self.db.execute(sql, (*COLUMN_WEIGHTS, match, limit)).fetchall()
         seen = {row[0] for row in rows}
-        for literal in plan.literals:
+        for literal in (lit for lit in plan.literals if len(lit) >= 3):  # trigrams need three characters
             more = self.db.execute(
-                "SELECT rowid, json, terms, plain, 0.0 FROM passages WHERE instr(plain, ?) > 0 LIMIT ?",
-                (literal, CANDIDATES),
+                "SELECT p.rowid, p.json, p.terms, p.plain, 0.0 FROM passages p WHERE p.rowid IN "
+                "(SELECT rowid FROM literal_fts WHERE literal_fts MATCH ? LIMIT ?)",
+                ('"' + literal.replace('"', '""') + '"', CANDIDATES),
             ).fetchall()
             rows.extend(row for row in more if row[0] not in seen)
             seen.update(row[0] for row in more)

@@ -1,0 +1,83 @@
+"""`referee ruling`: quote first, then source, section, citations, 要確認 and the translation note."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["ruling", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_plain_output_quotes_first_then_cites(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "Can strength go below zero?", "-k", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("[1] 「")
+    body = "\n".join(lines)
+    assert body.index("出典:") < body.index("章:") < body.index("引用: 〔") < body.index("訳注: β版")
+    assert "05 特性変更能力を組み合わせる" in body
+
+
+def test_flagged_passages_show_the_unverified_line(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "Elisa Maza Forever Strong 攻撃力 下げられない", "-k", "1")
+    assert "⚠ 要確認: Elisa Maza – Transformed Gargoyle は日本語版のカード・データに見当たりません" in out
+
+
+def test_json_output(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "タップ状態のDEFは？", "--json", "-k", "2", "--game", "horizonnotes")
+    data = json.loads(out)
+    assert code == 0 and data["question"] == "タップ状態のDEFは？" and data["answered"] is True
+    assert 1 <= len(data["hits"]) <= 2
+    for hit in data["hits"]:
+        assert {"text", "game", "source", "section", "kind", "citations", "unverified", "score"} <= set(hit)
+        assert hit["game"] == "horizonnotes" and isinstance(hit["citations"], list)
+    scores = [h["score"] for h in data["hits"]]
+    assert data["hits"][0]["text"]
+    assert all(isinstance(s, float) for s in scores)
+
+
+def test_not_found_says_so_with_known_terms(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "デッキの値段と大会の日程は？")
+    assert code == 0
+    assert out.startswith("コーパスに該当する記述が見つかりませんでした")
+    assert "デッキ" in out
+    code, out, _ = run(capsys, "Tournament prize money?", "--json")
+    assert json.loads(out)["answered"] is False and json.loads(out)["hits"] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([""], "質問が空です"),
+        (["   "], "質問が空です"),
+        (["DEF", "-k", "0"], "-k は 1 から"),
+        (["DEF", "--game", "pokemon"], "ゲーム「pokemon」はコーパスにありません"),
+    ],
+)
+def test_bad_input_gives_a_bilingual_message(
+    cli_data_dir: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(message) and " / " in err
+
+
+@pytest.mark.parametrize("question", ['NEAR("a" "b") AND *', "x" * 10_000, "'; DROP TABLE passages; --", "🎴"])
+def test_hostile_questions_print_an_answer(
+    cli_data_dir: Path, capsys: pytest.CaptureFixture[str], question: str
+) -> None:
+    code, out, _ = run(capsys, question, "--json")
+    assert code == 0 and json.loads(out)["question"] == question
+
+
+def test_check_reports_the_corpus(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--check")
+    assert code == 0 and "2 文書" in out and "配置できなかった行はありません" in out

@@ -1,0 +1,92 @@
+"""From a question to search terms: normalisation, kana variants, synonyms, English, quoting."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.rulings.query import fts_match
+from bot.rulings.search import Rulebook
+from bot.rulings.tokenize import normalize
+
+
+def terms(rulebook: Rulebook, question: str) -> list[str]:
+    return rulebook.plan(question).terms
+
+
+def test_nfkc_and_symbols_and_dice() -> None:
+    assert normalize("ＤＥＦ　２", None) == "DEF 2"
+    assert "攻撃力" in normalize("-1{S}する", {"{S}": "攻撃力"})
+    assert normalize("2d6のダメージ") == "2個の6面ダイスのダメージ"
+    assert normalize("セフィロト・コード") == "セフィロトコード"
+
+
+@pytest.mark.parametrize(
+    ("typed", "corpus_term"),
+    [
+        ("まよけ", "魔除け"),
+        ("えーてる", "エーテル"),
+        ("たいきゅう", "耐久"),
+        ("しえん", "支援"),
+        ("ダメーじ", "ダメージ"),
+    ],
+)
+def test_kana_spellings_find_corpus_words(rulebook: Rulebook, typed: str, corpus_term: str) -> None:
+    plan = rulebook.plan(f"{typed}について")
+    assert corpus_term in plan.terms
+    assert not plan.unknown  # the pieces Sudachi cut the kana into are not "unknown words"
+
+
+def test_the_middle_dot_is_ignored_in_names(rulebook: Rulebook) -> None:
+    assert terms(rulebook, "セフィロトコード") == terms(rulebook, "セフィロト・コード")
+
+
+def test_quoted_phrases_are_matched_as_phrases(rulebook: Rulebook) -> None:
+    plan = rulebook.plan("「ダメージを受けた」ってどういうこと")
+    assert ["ダメージ", "受ける"] in plan.phrases
+    assert "ダメージを受けた" in plan.literals
+    assert '"ダメージ 受ける"' in fts_match(plan)
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "Ward", "Resist", "Support", "Challenger", "exert", "ready", "quest", "lore", "strength", "willpower",
+        "banish", "cost", "tap", "untap", "block", "DEF", "HP", "ether", "phase", "priority",
+    ],
+)  # fmt: skip
+def test_english_game_words_all_map_to_corpus_words(rulebook: Rulebook, word: str) -> None:
+    plan = rulebook.plan(f"what about {word}?")
+    assert plan.terms, word
+    assert not plan.unknown, (word, plan.unknown)
+
+
+def test_english_inflections_and_phrases(rulebook: Rulebook) -> None:
+    assert "退場" in terms(rulebook, "the character was banished")
+    assert "エグザート" in terms(rulebook, "exerted characters")
+    assert "破損" in terms(rulebook, "how does the code break check work")
+    assert {"支援", "スキル"} <= set(terms(rulebook, "support skill damage"))
+
+
+def test_japanese_synonyms(rulebook: Rulebook) -> None:
+    assert "魔除け" in terms(rulebook, "ウォードを持つキャラ")
+    assert "def" in terms(rulebook, "でふはどうなる")
+
+
+HOSTILE = [
+    'AND OR NOT NEAR(a b, 3) "unclosed * ^ :',
+    "body : 魔除 AND heading : *",
+    "'; DROP TABLE passages; --",
+    '""""""""',
+    "🎴🃏✨ 魔除 🎲",
+    "\x00\x01\x02 制御文字",
+    "ア" * 10_000,
+]
+
+
+@pytest.mark.parametrize("question", HOSTILE)
+def test_every_term_reaches_fts5_quoted(rulebook: Rulebook, question: str) -> None:
+    match = fts_match(rulebook.plan(question))
+    for part in filter(None, match.split(" OR ")):
+        assert re.fullmatch(r'"(?:[^"]|"")*"', part), part
