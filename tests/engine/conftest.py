@@ -127,6 +127,15 @@ TEST_CARDS: list[dict[str, Any]] = [
         "triggers": [{"timing": "knockout", "effects": [{"kind": "draw", "count": 1}]}],
     },
     {
+        "type": "follower",
+        "id": "imp",
+        "name": "imp",
+        "text": "ターン開始時、相手のユニット1体に1ダメージ。",
+        "cost": 0,
+        "hp": 2,
+        "triggers": [{"timing": "turn_start", "effects": [dmg(1)]}],
+    },
+    {
         "type": "aura_compolta",
         "id": "choir",
         "name": "choir",

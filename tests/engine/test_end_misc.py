@@ -172,3 +172,13 @@ def test_every_refusal_the_engine_can_raise_has_a_japanese_and_an_english_messag
     for locale in ("ja", "en"):
         missing = sorted(k for k in keys if k not in catalog(locale))
         assert not missing, f"{locale}: {missing}"
+
+
+def test_a_trigger_that_needs_a_choice_is_shown_as_a_manual_effect() -> None:
+    t = start(("imp",) + ("bolt",) * 9)
+    pass_until(t, "main")
+    t.do(Summon(player="alice", card="imp", caster="p1.sage"))
+    pass_until(t, "charge", turn=3)
+    manual = [e for e in t.events if e.type == "manual_effect"]
+    assert [(m.seat, m.card, m.text) for m in manual] == [(0, "imp", "ターン開始時、相手のユニット1体に1ダメージ。")]
+    assert all(u.hp == u.max_hp for u in t.player(1).units)  # nothing was chosen for the players
