@@ -153,7 +153,7 @@ class TableService:
     catalog_or_factory: Any = None
     seed_factory: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
-    _cache: _Lru[tuple[int, GameState]] = field(default_factory=lambda: _Lru(1024))
+    _cache: _Lru[tuple[GameRecord, GameState]] = field(default_factory=lambda: _Lru(1024))
     _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
     _catalog: Any = None
     _worker: ThreadPoolExecutor = field(
@@ -215,7 +215,7 @@ class TableService:
     async def act(self, channel_id: int, user_id: int, action: Action) -> Outcome:
         """Apply one player's action. Only a seated player, and only for their own seat."""
         async with self.lock(channel_id):
-            return await self._run(self._act_now, channel_id, user_id, action)
+            return await self._run(self.act_now, channel_id, user_id, action)
 
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
@@ -298,10 +298,11 @@ class TableService:
             next_roll=rng.next_number,
             rolls=_rolls(events, user_id, rng.commitment),
         )
-        self._cache.put(game.id, (game.version, state))
+        self._cache.put(game.id, (game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
-    def _act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
+    def act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
+        """`act` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
         game, state = self._load(channel_id)
         self._check_seat(state, user_id, action)
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
@@ -345,14 +346,17 @@ class TableService:
         return actions
 
     def _load(self, channel_id: int) -> tuple[GameRecord, GameState]:
-        # The version is read from the database every time; the parsed state is reused only when it is
-        # the very version stored (another process may have moved the game on).
+        # The version is read from the database every time; the game held in memory is reused only when
+        # it is the very version stored (another process may have moved the game on).
+        head = self.store.version_of(channel_id)
+        if head is None:
+            raise NoGame(channel=channel_id)
+        cached = self._cache.get(head[0])
+        if cached is not None and cached[0].version == head[1]:
+            return cached
         game = self.store.load(channel_id)
-        cached = self._cache.get(game.id)
-        if cached is not None and cached[0] == game.version:
-            return game, cached[1]
         state = self._state_of(game)
-        self._cache.put(game.id, (game.version, state))
+        self._cache.put(game.id, (game, state))
         return game, state
 
     def _state_of(self, game: GameRecord) -> GameState:
@@ -407,7 +411,7 @@ class TableService:
             next_roll=next_roll,
             rolls=_rolls(events, user_id, game.commitment),
         )
-        self._cache.put(game.id, (stored.version, state))
+        self._cache.put(game.id, (stored, state))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
 
 

@@ -17,10 +17,10 @@ from sqlite_utils import Database
 
 from bot.store.connection import BUSY_TIMEOUT_MS, open_database, translated
 from bot.store.decks import Decks
-from bot.store.errors import GameAlreadyRunning, NoGame, VersionConflict
+from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, VersionConflict
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
 from bot.store.rolls import Rolls, insert_rolls
-from bot.store.rows import as_records
+from bot.store.rows import as_dicts, as_records
 from bot.store.settings import SettingsTables
 
 _GAME_COLUMNS = (
@@ -64,6 +64,19 @@ class Store:
     def find(self, channel_id: int) -> GameRecord | None:
         """The channel's running game, or None."""
         return self._one_game("channel_id = ? AND status = 'active'", (channel_id,))
+
+    def version_of(self, channel_id: int) -> tuple[int, int] | None:
+        """(game id, version) of the channel's running game, or None: the cheap check before reusing a
+        game the caller already holds in memory."""
+        with translated(self.path):
+            row = self.db.execute(
+                "SELECT id, version FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        if not (isinstance(row[0], int) and isinstance(row[1], int)):
+            raise CorruptRow(what=f"games row channel_id={channel_id}", reason=f"id/version {row!r}")
+        return row[0], row[1]
 
     def load(self, channel_id: int) -> GameRecord:
         """The channel's running game; NoGame when there is none."""
@@ -218,10 +231,11 @@ class Store:
             params.append(game_id)
         with translated(self.path), self.db.atomic():
             # The version check and the write are one statement: nothing can slip in between.
-            found = as_records(self.db.execute(sql, params), GameRecord, what="games row")
+            found = as_dicts(self.db.execute(sql, params))
             if not found:
                 self._refuse(channel_id, expected_version, game_id)
-            game = found[0]
+            # The row we just wrote, of a game read (and validated) before: no need to validate again.
+            game = GameRecord.model_construct(**found[0])
             self._append(game.id, game.last_seq - len(events), game.version, events, actor, now)
             insert_rolls(self.db, channel_id, game.id, rolls, now)
         return game
