@@ -8,7 +8,8 @@ A roll:
   - number     the draw number inside that table (integer >= 0)
   - expression the expression rolled; any text `roll()` accepts. The HMAC purpose is its normalised
                form, so "３ｄ６＋２" and "3d6+2" give the same faces.
-  - dice       the faces of each dice term, in written order
+  - dice       the faces of each dice term, in written order; or instead
+  - faces      all faces in one list, in written order (the shape of the engine's DiceRolled events)
   - total      the total
   - success    optional: true/false for an expression with a comparison; checked when present
 A shuffle (it uses a draw number too):
@@ -155,13 +156,17 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
                 )
         else:
             expression = _field(entry, "expression", str, line_no)
-            logged_dice = _field(entry, "dice", list, line_no)
+            # "dice" holds the faces per term; "faces" (as engine events carry them) all faces in order.
+            flat = "dice" not in entry
+            logged_dice = _field(entry, "faces" if flat else "dice", list, line_no)
             logged_total = _field(entry, "total", int, line_no)
             try:
                 result = roll(expression, rng)
             except DiceError:
                 raise DiceError("dice.verify.bad_line", line=line_no, reason="expression") from None
-            expected_dice = [list(faces) for faces in result.dice]
+            expected_dice: list[Any] = [list(faces) for faces in result.dice]
+            if flat:
+                expected_dice = [face for faces in expected_dice for face in faces]
             logged_success = entry.get("success", result.success)
             if logged_dice != expected_dice or logged_total != result.total or logged_success != result.success:
                 mismatches.append(

@@ -159,6 +159,16 @@ def test_a_changed_shuffle_or_a_reused_number_fails() -> None:
     assert [(m.kind, m.number) for m in report.mismatches] == [("shuffle", 100), ("shuffle", 101), ("duplicate", 5)]
 
 
+def test_faces_may_be_logged_flat_as_engine_events_carry_them() -> None:
+    table = FairRandomness(b"flat", "t")
+    result = roll("2d6+1d4", table)
+    entry = {"table_id": "t", "number": 0, "expression": "2d6+1d4", "total": result.total}
+    faces = [f for term in result.dice for f in term]
+    assert verify_log(table.seed, [json.dumps({**entry, "faces": faces})]).ok
+    faces[2] = faces[2] % 4 + 1
+    assert not verify_log(table.seed, [json.dumps({**entry, "faces": faces})]).ok
+
+
 def test_another_seed_reproduces_almost_nothing() -> None:
     log = play_a_game(FairRandomness(b"the real seed", "t"))
     report = verify_log(b"not the seed", log)
