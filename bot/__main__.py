@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from bot.errors import RefereeError
 
 # Explicit list: a module that fails to import fails loudly instead of vanishing from --help.
-COMMANDS: tuple[str, ...] = ("run", "roll", "verify", "cards", "ruling", "replay")
+COMMANDS: tuple[str, ...] = ("run", "roll", "verify", "cards", "ruling", "replay", "console")
 
 
 def build_parser() -> argparse.ArgumentParser:

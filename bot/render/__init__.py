@@ -1,8 +1,27 @@
 """Turn events and state into neutral messages (title, lines, fields) in one locale.
 
 Front ends only choose the last step: a Discord embed (cogs) or plain text (console).
+
+    render_board(state, locale)              the public table
+    render_events(events, before, locale)    the public log lines of what just happened
+    render_hand(state, seat, locale)         one player's hand, marked private to them
 """
 
+from bot.render.board import option_lines, render_board
+from bot.render.events import render_events, render_log
+from bot.render.hand import render_hand
 from bot.render.message import Field, Message, to_text
+from bot.render.names import Names, card_label
 
-__all__ = ["Field", "Message", "to_text"]
+__all__ = [
+    "Field",
+    "Message",
+    "Names",
+    "card_label",
+    "option_lines",
+    "render_board",
+    "render_events",
+    "render_hand",
+    "render_log",
+    "to_text",
+]

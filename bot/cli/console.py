@@ -1,0 +1,118 @@
+"""`referee console`: two or more players at one terminal, through the same service and renderer as the bot.
+
+referee console                               a prompt (or lines piped on stdin)
+referee console --db table.sqlite3            the table lives in that file and resumes next time
+referee console --script FILE --seed N        play a scripted game and print the transcript
+referee console --script FILE --json          print the final state and the event log as JSON
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from bot.settings import Settings
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "console",
+        help="端末で対戦する / play a game at the terminal",
+        description="スラッシュコマンドと同じ言葉で、端末で対戦する（例: alice: /charge card:spark-arrow）/ "
+        "play HorizonNotes at the terminal with the words of the slash commands",
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="卓を保存するデータベース（既定: 一時ファイル）/ "
+        "the SQLite file that keeps the table, so a game resumes (default: a temporary file)",
+    )
+    parser.add_argument("--script", type=Path, default=None, metavar="FILE", help="台本ファイル / a file of lines")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="ダイスとシャッフルの種（同じ種と台本なら同じ結果）/ "
+        "seed of the dice and shuffles: the same seed and script give the same transcript",
+    )
+    parser.add_argument("--json", action="store_true", help="最終盤面と記録を JSON で / final state and events as JSON")
+    parser.add_argument("--strict", action="store_true", help="拒否された行で止まる（終了コード1）/ stop at a refusal")
+    parser.add_argument("--channel", type=int, default=1, metavar="ID", help="卓のチャンネル ID / table channel id")
+    parser.add_argument("--locale", choices=("ja", "en"), default=None, help="表示言語 / display language")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    locale = args.locale or settings.default_locale
+    if args.db is not None:
+        return asyncio.run(_play(args, settings, args.db, locale))
+    with tempfile.TemporaryDirectory(prefix="referee-console-") as folder:
+        return asyncio.run(_play(args, settings, Path(folder) / "console.sqlite3", locale))
+
+
+def seeded(seed: int, channel_id: int, games_before: Callable[[], int]) -> Callable[[], bytes]:
+    """A seed factory: game n of the channel gets its own seed, all fixed by `seed`."""
+    return lambda: hashlib.sha256(f"referee-console/{seed}/{channel_id}/{games_before()}".encode()).digest()
+
+
+async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: str) -> int:
+    from bot.catalog import load_catalog
+    from bot.console.seeded import SeededTableService
+    from bot.console.session import ConsoleSession
+    from bot.console.transcript import final_json, format_reply, play_lines, write_json
+    from bot.dice import FairRandomness, Randomness
+    from bot.store import Store
+
+    channel: int = args.channel
+    with Store.open(db) as store:
+        games = lambda: len(store.history(channel))  # noqa: E731
+        seed_factory = seeded(args.seed, channel, games) if args.seed is not None else lambda: secrets.token_bytes(32)
+        service = SeededTableService(store, lambda: load_catalog(settings.cards_dir), seed_factory=seed_factory)
+        dice: Randomness | None = None
+        if args.seed is not None:  # /roll outside the game: numbered on from the rolls already filed
+            rolls = len([r for r in store.rolls.of_channel(channel, limit=1_000_000) if r.game_id is None])
+            roll_seed = hashlib.sha256(f"referee-console/{args.seed}/rolls".encode()).digest()
+            dice = FairRandomness(roll_seed, f"console-{channel}-rolls", next_number=rolls)
+        session = ConsoleSession(service, channel_id=channel, locale=locale, dice=dice)
+        out = _printer(sys.stderr if args.json else sys.stdout)
+        try:
+            view = await session.current()
+            if view is not None:
+                out(format_reply(await session.run("/game status"), locale))
+            if args.script is not None:
+                lines: Iterator[str] = iter(args.script.read_text(encoding="utf-8").splitlines())
+                code = await play_lines(session, lines, out, strict=args.strict)
+            elif sys.stdin.isatty():
+                code = await play_lines(session, _prompt(), out, echo=False, strict=args.strict)
+            else:
+                code = await play_lines(session, iter(sys.stdin), out, strict=args.strict)
+            if args.json:
+                write_json(await final_json(session), sys.stdout)
+        finally:
+            service.close()
+    return code
+
+
+def _printer(stream: Any) -> Callable[[str], None]:
+    def out(text: str) -> None:
+        print(text, file=stream, flush=True)
+
+    return out
+
+
+def _prompt() -> Iterator[str]:
+    while True:
+        try:
+            yield input("referee> ")
+        except EOFError:
+            return

@@ -1,0 +1,351 @@
+"""The console table: one parsed line → one service call → messages from bot/render.
+
+Who acts is the line's `name:` prefix. Each name is a local user with a stable id (a hash of the
+name), so the seats of a stored game find their players again after a restart. Names that are not
+seated are spectators: they may read the status and the log, and the service refuses their actions.
+A line without a name acts for the player who must act now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from bot.catalog import Catalog, normalize_name
+from bot.console.lines import ConsoleLine, parse_line
+from bot.console.resolve import ConsoleError, Side, find_card, find_skill, find_unit
+from bot.console.start import build_start
+from bot.dice import Randomness, roll
+from bot.dice import render as render_roll
+from bot.engine import (
+    Action,
+    Adjust,
+    Block,
+    Cast,
+    Charge,
+    Concede,
+    Event,
+    GameState,
+    NoBlock,
+    Pass,
+    Summon,
+    UseSkill,
+)
+from bot.engine.actions import AdjustField
+from bot.engine.targets import needs
+from bot.errors import RefereeError
+from bot.i18n import t
+from bot.render import Message, render_board, render_events, render_hand, render_log
+from bot.render.board import status_lines
+from bot.service import NotModerator, NotSeated, Outcome, TableService, TableView
+from bot.store import NoGame
+from bot.store.history import TABLE_TYPES
+
+_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
+ADJUST_FIELDS: tuple[str, ...] = ("hp", "tapped", "def_turn", "ether", "resonance", "astral_rights")
+
+# Options each command takes (the slash commands will take the same).
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "game start": ("players", "decks", "first", "leaders", "*"),
+    "game status": (),
+    "game log": (),
+    "game end": (),
+    "hand": (),
+    "charge": ("card", "target", "ally", "effect"),
+    "pass": (),
+    "next": (),
+    "cast": ("card", "caster", "target", "ally"),
+    "skill": ("unit", "skill", "target", "ally"),
+    "block": ("blocker",),
+    "noblock": (),
+    "summon": ("card", "caster"),
+    "adjust": ("subject", "field", "value", "note"),
+    "concede": (),
+    "undo": (),
+    "roll": (),
+    "help": (),
+}
+
+
+def user_id(name: str) -> int:
+    """A stable id for a local name: the same name is the same user in every run."""
+    digest = hashlib.sha256(normalize_name(name).encode("utf-8")).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+@dataclass
+class Reply:
+    """What one line did: messages to show (public or private), or the refusal that changed nothing."""
+
+    messages: list[Message] = field(default_factory=list)
+    refusal: RefereeError | None = None
+
+
+@dataclass
+class ConsoleSession:
+    service: TableService
+    channel_id: int = 1
+    locale: str = "ja"
+    dice: Randomness | None = None  # /roll outside the engine; None: the OS CSPRNG
+
+    @property
+    def catalog(self) -> Catalog:
+        catalog: Catalog = self.service.catalog
+        return catalog
+
+    async def run(self, text: str) -> Reply:
+        """Parse and carry out one line; every RefereeError becomes a refusal, nothing half-done."""
+        try:
+            line = parse_line(text)
+            if line is None:
+                return Reply()
+            return Reply(messages=await self._dispatch(line))
+        except RefereeError as exc:
+            return Reply(refusal=exc)
+
+    async def current(self) -> TableView | None:
+        try:
+            return await self.service.status(self.channel_id)
+        except NoGame:
+            return None
+
+    # -- dispatch ----------------------------------------------------------------------------------
+
+    async def _dispatch(self, line: ConsoleLine) -> list[Message]:
+        handler = self._handlers().get(line.command)
+        if handler is None:
+            raise ConsoleError("console.unknown_command", command=line.command)
+        allowed = OPTIONS[line.command]
+        if "*" not in allowed:
+            for option in line.options:
+                if option not in allowed:
+                    shown = ", ".join(allowed) or "—"
+                    raise ConsoleError("console.unknown_option", command=line.command, option=option, allowed=shown)
+        return await handler(line)
+
+    def _handlers(self) -> dict[str, Callable[[ConsoleLine], Awaitable[list[Message]]]]:
+        return {
+            "game start": self._start,
+            "game status": self._status,
+            "game log": self._log,
+            "game end": self._end,
+            "hand": self._hand,
+            "charge": self._charge,
+            "pass": self._pass,
+            "next": self._pass,
+            "cast": self._cast,
+            "skill": self._skill,
+            "block": self._block,
+            "noblock": self._noblock,
+            "summon": self._summon,
+            "adjust": self._adjust,
+            "concede": self._concede,
+            "undo": self._undo,
+            "roll": self._roll,
+            "help": self._help,
+        }
+
+    # -- the table ---------------------------------------------------------------------------------
+
+    async def _start(self, line: ConsoleLine) -> list[Message]:
+        start, players = build_start(self.catalog, line.options, user_id)
+        actor = line.actor or players[0]
+        outcome = await self.service.start_game(self.channel_id, user_id(actor), start)
+        return [self._outcome(outcome, None)]
+
+    async def _status(self, line: ConsoleLine) -> list[Message]:
+        view = await self._view()
+        return [render_board(view.state, self.locale, commitment=view.commitment, revealed_seed=view.revealed_seed)]
+
+    async def _log(self, line: ConsoleLine) -> list[Message]:
+        log = await self.service.log(self.channel_id)
+        events = [_EVENT.validate_json(r.data) for b in log.in_effect for r in b.events if r.type not in TABLE_TYPES]
+        title = t("console.log_title", self.locale, game=log.game.game_id)
+        return [render_log(events, self.locale, title=title)]
+
+    async def _end(self, line: ConsoleLine) -> list[Message]:
+        view = await self._view()
+        actor = self._actor(line, view.state)
+        # At a local table every seated player is its judge; a spectator is not.
+        seated = view.state.seat_of(str(user_id(actor))) is not None
+        if not seated:
+            raise NotModerator()
+        outcome = await self.service.end(self.channel_id, user_id(actor), is_moderator=True, reason=line.text)
+        return [self._outcome(outcome, view.state)]
+
+    async def _hand(self, line: ConsoleLine) -> list[Message]:
+        if line.actor is None:
+            raise ConsoleError("console.needs_actor", command="hand")
+        view = await self._view()
+        seat = view.state.seat_of(str(user_id(line.actor)))
+        if seat is None:
+            raise NotSeated()
+        return [render_hand(view.state, seat, self.locale)]
+
+    async def _undo(self, line: ConsoleLine) -> list[Message]:
+        view = await self._view()
+        actor = self._actor(line, view.state)
+        outcome = await self.service.undo(self.channel_id, user_id(actor))
+        return [self._outcome(outcome, view.state)]
+
+    async def _roll(self, line: ConsoleLine) -> list[Message]:
+        """Public dice outside the engine, filed in the channel's dice log."""
+        result = roll(line.text, self.dice)
+        faces = [list(term) for term in result.dice]
+        who = line.actor
+        await self.service.record_roll(self.channel_id, user_id(who or "-"), result.normalized, faces, result.total)
+        shown = render_roll(result, self.locale)
+        return [Message(lines=[f"{who}: {shown}" if who else shown])]
+
+    async def _help(self, line: ConsoleLine) -> list[Message]:
+        return [Message(title=t("console.help_title", self.locale), lines=t("console.help", self.locale).splitlines())]
+
+    # -- actions -----------------------------------------------------------------------------------
+
+    async def _act(self, line: ConsoleLine, build: Callable[[GameState, str, int | None], Action]) -> list[Message]:
+        view = await self._view()
+        actor = self._actor(line, view.state)
+        player = str(user_id(actor))
+        action = build(view.state, player, view.state.seat_of(player))
+        outcome = await self.service.act(self.channel_id, int(player), action)
+        return [self._outcome(outcome, view.state)]
+
+    async def _charge(self, line: ConsoleLine) -> list[Message]:
+        def build(state: GameState, player: str, seat: int | None) -> Action:
+            card = find_card(self.catalog, _need(line, "card"), _hand(state, seat))
+            effects = getattr(state.cards.get(card), "ether_effect", ())
+            use = _flag(line.options.get("effect", "on"), "effect")
+            target, ally = self._targets(line, state, seat, effects) if use else (None, None)
+            return Charge(player=player, card=card, use_ether_effect=use, target=target, ally_target=ally)
+
+        return await self._act(line, build)
+
+    async def _pass(self, line: ConsoleLine) -> list[Message]:
+        return await self._act(line, lambda state, player, seat: Pass(player=player))
+
+    async def _cast(self, line: ConsoleLine) -> list[Message]:
+        def build(state: GameState, player: str, seat: int | None) -> Action:
+            card = find_card(self.catalog, _need(line, "card"), _hand(state, seat))
+            caster = find_unit(state, _need(line, "caster"), seat, "own")
+            target, ally = self._targets(line, state, seat, getattr(state.cards.get(card), "effects", ()))
+            return Cast(player=player, card=card, caster=caster, target=target, ally_target=ally)
+
+        return await self._act(line, build)
+
+    async def _skill(self, line: ConsoleLine) -> list[Message]:
+        def build(state: GameState, player: str, seat: int | None) -> Action:
+            unit = find_unit(state, _need(line, "unit"), seat, "own")
+            skill = find_skill(state, unit, _need(line, "skill"))
+            target, ally = self._targets(line, state, seat, skill.effects)
+            return UseSkill(player=player, unit=unit, skill=skill.id, target=target, ally_target=ally)
+
+        return await self._act(line, build)
+
+    async def _block(self, line: ConsoleLine) -> list[Message]:
+        def build(state: GameState, player: str, seat: int | None) -> Action:
+            return Block(player=player, blocker=find_unit(state, _need(line, "blocker"), seat, "own"))
+
+        return await self._act(line, build)
+
+    async def _noblock(self, line: ConsoleLine) -> list[Message]:
+        return await self._act(line, lambda state, player, seat: NoBlock(player=player))
+
+    async def _summon(self, line: ConsoleLine) -> list[Message]:
+        def build(state: GameState, player: str, seat: int | None) -> Action:
+            card = find_card(self.catalog, _need(line, "card"), _hand(state, seat))
+            caster = find_unit(state, _need(line, "caster"), seat, "own")
+            return Summon(player=player, card=card, caster=caster)
+
+        return await self._act(line, build)
+
+    async def _adjust(self, line: ConsoleLine) -> list[Message]:
+        def build(state: GameState, player: str, seat: int | None) -> Action:
+            field_name = _need(line, "field").lower()
+            if field_name not in ADJUST_FIELDS:
+                raise ConsoleError("console.bad_adjust_field", fields=", ".join(ADJUST_FIELDS), value=field_name)
+            subject_text = _need(line, "subject")
+            if field_name in ("ether", "astral_rights"):
+                subject = str(user_id(subject_text))
+            else:
+                subject = find_unit(state, subject_text, seat, "any", auras=field_name == "resonance")
+            value_text = _need(line, "value")
+            if field_name == "tapped" and not value_text.lstrip("-").isdigit():
+                value = int(_flag(value_text, "value"))
+            else:
+                value = _int(value_text, "value")
+            note = line.options.get("note", line.text)
+            field_value: AdjustField = field_name  # type: ignore[assignment]  # checked against ADJUST_FIELDS
+            return Adjust(player=player, subject=subject, field=field_value, value=value, note=note)
+
+        return await self._act(line, build)
+
+    async def _concede(self, line: ConsoleLine) -> list[Message]:
+        return await self._act(line, lambda state, player, seat: Concede(player=player))
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    async def _view(self) -> TableView:
+        view = await self.current()
+        if view is None:
+            raise ConsoleError("console.no_game")
+        return view
+
+    def _actor(self, line: ConsoleLine, state: GameState) -> str:
+        """The named actor, else the player who must act now."""
+        if line.actor is not None:
+            return line.actor
+        if state.active is None:
+            raise ConsoleError("console.needs_actor", command=line.command)
+        return state.players[state.active].name
+
+    def _targets(
+        self, line: ConsoleLine, state: GameState, seat: int | None, effects: Any
+    ) -> tuple[str | None, str | None]:
+        """`target:` names the enemy the effects choose (or the ally when they choose only an ally)."""
+        want_enemy, want_ally = needs(effects)
+        side: Side = "enemy" if want_enemy else ("own" if want_ally else "any")
+        target = line.options.get("target")
+        ally = line.options.get("ally")
+        return (
+            find_unit(state, target, seat, side) if target is not None else None,
+            find_unit(state, ally, seat, "own") if ally is not None else None,
+        )
+
+    def _outcome(self, outcome: Outcome, before: GameState | None) -> Message:
+        """The public log lines of what happened, then who must act now (or how the game ended)."""
+        lines = render_events(outcome.events, before, self.locale)
+        lines += ["→ " + s for s in status_lines(outcome.state, self.locale)]
+        if outcome.revealed_seed:
+            lines.append(t("render.board.seed", self.locale, seed=outcome.revealed_seed))
+        return Message(lines=lines)
+
+
+def _hand(state: GameState, seat: int | None) -> list[str]:
+    return list(state.players[seat].hand) if seat is not None else []
+
+
+def _need(line: ConsoleLine, option: str) -> str:
+    value = line.options.get(option)
+    if value is None or not value.strip():
+        raise ConsoleError("console.missing_option", command=line.command, option=option)
+    return value
+
+
+def _int(text: str, option: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ConsoleError("console.bad_value", option=option, value=text) from None
+
+
+def _flag(text: str, option: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("on", "yes", "true", "1"):
+        return True
+    if lowered in ("off", "no", "false", "0"):
+        return False
+    raise ConsoleError("console.bad_flag", option=option, value=text)

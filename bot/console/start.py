@@ -1,0 +1,94 @@
+"""`/game start`: players, their decks, leaders and table options → a StartGame action.
+
+    /game start players:alice,bob decks:solar-vanguard,tidal-veil first:alice leaders:sola-lyne,mizuha
+                ether_cap:8 deck_out:lose
+
+`players` are seated in the order given; `decks` and `leaders` follow that order. `first` names who
+plays first (or `random`, the default: a public 1d6). Every other option is a table option of
+GameOptions under its own name, written as `/game status` shows it (on/off, none, a number or a word).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.catalog import Catalog, normalize_name
+from bot.console.resolve import ConsoleError, find_card
+from bot.engine import GameOptions, StartGame, start_action
+
+START_KEYS = ("players", "decks", "first", "leaders")
+_TRUE = {"on", "yes", "true", "1"}
+_FALSE = {"off", "no", "false", "0"}
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.replace("、", ",").split(",") if part.strip()]
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.strip().lower()
+    if lowered == "none":
+        return None
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    if lowered.lstrip("-").isdigit():
+        return int(lowered)
+    return lowered
+
+
+def table_options(raw: dict[str, str]) -> GameOptions:
+    """GameOptions from the options of the line that are not START_KEYS; each problem named."""
+    values: dict[str, Any] = {}
+    fields = GameOptions.model_fields
+    for key, text in raw.items():
+        if key in START_KEYS:
+            continue
+        if key not in fields:
+            raise ConsoleError("console.unknown_table_option", key=key, options=", ".join(fields))
+        values[key] = _option_value(text)
+    try:
+        return GameOptions.model_validate(values)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = str(error["loc"][0]) if error["loc"] else "?"
+        hint = fields[key].description if key in fields else ""
+        raise ConsoleError("console.bad_option", key=key, value=raw.get(key, ""), hint=hint or "") from None
+
+
+def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tuple[StartGame, list[str]]:
+    """The StartGame action and the seated names, in seat order. `user_id(name)` gives a seat's id."""
+    players = _names(options.get("players", ""))
+    if len(players) != 2:
+        raise ConsoleError("console.players_count", count=len(players))
+    if normalize_name(players[0]) == normalize_name(players[1]):
+        raise ConsoleError("console.same_player", name=players[0])
+    decks = _names(options.get("decks", ""))
+    if len(decks) != 2:
+        raise ConsoleError("console.decks_count", count=len(decks))
+    for deck in decks:
+        if catalog.find_deck(deck) is None:
+            raise ConsoleError("console.unknown_deck", name=deck, decks=", ".join(catalog.decks))
+    leaders: dict[str, str] = {}
+    if "leaders" in options:
+        named = _names(options["leaders"])
+        if len(named) != 2:
+            raise ConsoleError("console.leaders_count", count=len(named))
+        leaders = {str(user_id(p)): find_card(catalog, n) for p, n in zip(players, named, strict=True)}
+    game_options = table_options(options)
+    if "first" in options:
+        first = options["first"].strip()
+        if normalize_name(first) == "random":
+            choice = "random"
+        elif normalize_name(first) == normalize_name(players[0]):
+            choice = "first_seat"
+        elif normalize_name(first) == normalize_name(players[1]):
+            choice = "second_seat"
+        else:
+            raise ConsoleError("console.bad_first", players=", ".join(players), value=first)
+        game_options = game_options.model_copy(update={"first_player": choice})
+    seats: list[tuple[str, str, Any]] = [(str(user_id(p)), p, d) for p, d in zip(players, decks, strict=True)]
+    return start_action(catalog, seats, game_options, leaders=leaders or None), players

@@ -1,0 +1,246 @@
+"""The public log: one line per event a player needs to see, in one locale.
+
+The events are folded onto a copy of the state they followed, so each line can name what was on the
+table at that moment (a follower that has just fallen) and say the totals after it (HP, ether, hand).
+Hidden information stays hidden: a draw says how many cards, never which; a shuffle says how many
+cards and its draw number, never the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.catalog.cards import AuraCompolta
+from bot.engine import events as ev
+from bot.engine.fold import fold
+from bot.engine.state import GameState
+from bot.i18n import t
+from bot.render.message import Message
+from bot.render.names import Names
+
+Line = Callable[[Any, Names], str | None]
+
+
+def render_events(events: Iterable[Any], before: GameState | None, locale: str) -> list[str]:
+    """The public lines of `events`, which happened to the table `before` (None: an empty table).
+
+    Table entries of the service (undo, rollback, end) are rendered too; they are not folded.
+    """
+    state = before.clone() if before is not None else GameState()
+    names = Names(state, locale)
+    lines: list[str] = []
+    for event in events:
+        kind = type(event)
+        if kind in _ENGINE_LINES:
+            names.remember(state)
+            fold(state, event)
+            names.remember(state)
+            line = _ENGINE_LINES[kind](event, names)
+        else:
+            line = _table_line(event, names)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def render_log(events: Iterable[Any], locale: str, title: str | None = None) -> Message:
+    """A whole game's log from its first event."""
+    return Message(title=title, lines=render_events(events, None, locale))
+
+
+def _l(key: str, names: Names, **args: Any) -> str:
+    return t(f"render.log.{key}", names.locale, **args)
+
+
+def _game_started(e: ev.GameStarted, n: Names) -> str:
+    lines = [_l("game_started", n, first=e.players[0].name, second=e.players[1].name)]
+    for spec in e.players:
+        units = [_l("lineup_leader", n, name=n.card(c)) if c == spec.leader else n.card(c) for c in spec.arcastella]
+        joined = t("render.list_joiner", n.locale).join(units)
+        lines.append(_l("lineup", n, player=spec.name, units=joined, deck=len(spec.deck)))
+    return "\n".join(lines)
+
+
+def _dice(e: ev.DiceRolled, n: Names) -> str:
+    number = _l("dice_number", n, number=e.number) if e.number is not None else ""
+    return _l(
+        "dice",
+        n,
+        purpose=t(f"render.purpose.{e.purpose}", n.locale),
+        expression=e.expression,
+        faces=", ".join(str(f) for f in e.faces),
+        total=e.total,
+        number=number,
+    )
+
+
+def _first(e: ev.FirstPlayerChosen, n: Names) -> str:
+    how = _l("first_by_roll" if e.how == "roll" else "first_by_option", n)
+    return _l("first_player", n, player=n.player(e.seat), how=how)
+
+
+def _shuffled(e: ev.DeckShuffled, n: Names) -> str:
+    number = _l("shuffle_number", n, number=e.number) if e.number is not None else ""
+    return _l("shuffled", n, player=n.player(e.seat), count=len(e.order), number=number)
+
+
+def _rebuilt(e: ev.DeckRebuilt, n: Names) -> str:
+    rights = n.state.players[e.seat].astral_rights
+    return _l("rebuilt", n, player=n.player(e.seat), count=len(e.order), rights=rights)
+
+
+def _drawn(e: ev.CardsDrawn, n: Names) -> str:
+    player = n.state.players[e.seat]
+    lines = []
+    if e.cards:
+        lines.append(
+            _l("drawn", n, player=player.name, count=len(e.cards), hand=len(player.hand), deck=len(player.deck))
+        )
+    if e.short:
+        lines.append(_l("drawn_short", n, player=player.name, short=e.short))
+    return "\n".join(lines)
+
+
+def _ether(e: ev.EtherGained, n: Names) -> str:
+    reason = t(f"render.ether_reason.{e.reason}", n.locale)
+    total = n.state.players[e.seat].ether
+    return _l("ether_gained", n, player=n.player(e.seat), amount=e.amount, reason=reason, total=total)
+
+
+def _skill(e: ev.SkillUsed, n: Names) -> str:
+    kind = t(f"render.kind.{e.kind}", n.locale)
+    skill = n.skill(e.unit, e.skill)
+    if e.triggered:
+        return _l("skill_triggered", n, unit=n.unit(e.unit), skill=skill, kind=kind)
+    return _l("skill_used", n, unit=n.unit(e.unit), skill=skill, kind=kind, cost=e.cost, target=_target(e, n))
+
+
+def _target(e: ev.SpellCast | ev.SkillUsed, n: Names) -> str:
+    chosen = [u for u in (e.target, e.ally_target) if u is not None]
+    return _l("target", n, target=n.units(chosen)) if chosen else ""
+
+
+def _damage(e: ev.DamageDealt, n: Names) -> str:
+    reduction = _l("reduction", n, reduction=e.reduction) if e.reduction else ""
+    return _l(
+        "damage",
+        n,
+        target=n.unit(e.target),
+        final=e.final,
+        source=t(f"render.source.{e.source}", n.locale),
+        amount=e.amount,
+        reduction=reduction,
+        hp=e.hp_after,
+    )
+
+
+def _sephirot(e: ev.SephirotChecked, n: Names) -> str:
+    key = "sephirot_broken" if e.broken else "sephirot_holds"
+    return _l(key, n, code=n.card(e.card), unit=n.unit(e.unit), face=e.face)
+
+
+def _def_changed(e: ev.DefChanged, n: Names) -> str:
+    key = "def_turn" if e.until == "turn" else "def_starts"
+    return _l(key, n, unit=n.unit(e.unit), amount=f"{e.amount:+d}", remaining=e.remaining)
+
+
+def _def_expired(e: ev.DefChangesExpired, n: Names) -> str:
+    if e.until == "turn":
+        return _l("def_expired_turn", n)
+    return _l("def_expired_starts", n, player=n.player(e.controller))
+
+
+def _manual(e: ev.ManualEffect, n: Names) -> str:
+    text = e.text_en if n.locale == "en" and e.text_en else e.text
+    return _l("manual", n, card=n.card(e.card), text=text)
+
+
+def _adjusted(e: ev.Adjusted, n: Names) -> str:
+    subject = n.unit(e.subject) if "." in e.subject else n.player_by_user(e.subject)
+    note = _l("adjust_note", n, note=e.note) if e.note else ""
+    return _l("adjusted", n, player=n.player(e.seat), subject=subject, field=e.field, old=e.old, new=e.new, note=note)
+
+
+def _resonance(e: ev.ResonanceRaised, n: Names) -> str:
+    aura = n.state.find_aura(e.aura)
+    card = n.state.cards.get(aura.card) if aura is not None else None
+    top = card.resonance_max if isinstance(card, AuraCompolta) else "?"
+    return _l("resonance", n, aura=n.unit(e.aura), value=e.value, max=top)
+
+
+def _resonance_reset(e: ev.ResonanceReset, n: Names) -> str:
+    return _l("resonance_reset", n, auras=n.units([uid for uid, _ in e.auras]))
+
+
+def _game_ended(e: ev.GameEnded, n: Names) -> str:
+    return _l("game_ended", n, player=n.player(e.winner), reason=t(f"render.end_reason.{e.reason}", n.locale))
+
+
+_ENGINE_LINES: dict[type[Any], Line] = {
+    ev.GameStarted: _game_started,
+    ev.DiceRolled: _dice,
+    ev.FirstPlayerChosen: _first,
+    ev.DeckShuffled: _shuffled,
+    ev.DeckRebuilt: _rebuilt,
+    ev.CardsDrawn: _drawn,
+    ev.EtherGained: _ether,
+    ev.EtherEmptied: lambda e, n: _l("ether_emptied", n, player=n.player(e.seat), amount=e.amount),
+    ev.TurnStarted: lambda e, n: _l("turn", n, turn=e.turn, player=n.player(e.seat)),
+    ev.PhaseStarted: lambda e, n: _l("phase", n, phase=t(f"render.phase.{e.phase}", n.locale)),
+    ev.PriorityGiven: lambda e, n: None,  # the board's "to act" line says it once, after the batch
+    ev.Passed: lambda e, n: _l("passed", n, player=n.player(e.seat)),
+    ev.Untapped: lambda e, n: _l("untapped", n, units=n.units(e.units)),
+    ev.Tapped: lambda e, n: _l("tapped", n, units=n.units(e.units)),
+    ev.CardConverted: lambda e, n: _l("converted", n, player=n.player(e.seat), card=n.card(e.card)),
+    ev.EtherEffectFired: lambda e, n: _l("ether_effect", n, card=n.card(e.card)),
+    ev.SpellCast: lambda e, n: _l(
+        "spell_cast",
+        n,
+        player=n.player(e.seat),
+        card=n.card(e.card),
+        cost=e.cost,
+        caster=n.unit(e.caster),
+        target=_target(e, n),
+    ),
+    ev.SpellResolved: lambda e, n: _l("spell_resolved", n, card=n.card(e.card)),
+    ev.SkillUsed: _skill,
+    ev.SkillSkipped: lambda e, n: _l(
+        "skill_skipped", n, unit=n.unit(e.unit), skill=n.skill(e.unit, e.skill), cost=e.cost
+    ),
+    ev.AttackPending: lambda e, n: _l("attack_pending", n, target=n.unit(e.target), defender=n.player(e.defender)),
+    ev.BlockDeclared: lambda e, n: _l("block", n, blocker=n.unit(e.blocker), target=n.unit(e.target)),
+    ev.BlockDeclined: lambda e, n: _l("no_block", n, player=n.player(e.seat)),
+    ev.AttackResolved: lambda e, n: None,
+    ev.DamageDealt: _damage,
+    ev.SephirotChecked: _sephirot,
+    ev.Healed: lambda e, n: _l("healed", n, unit=n.unit(e.target), amount=e.amount, hp=e.hp_after),
+    ev.KnockedOut: lambda e, n: _l("afterglow" if e.afterglow else "knocked_out", n, unit=n.unit(e.unit)),
+    ev.DefChanged: _def_changed,
+    ev.DefChangesExpired: _def_expired,
+    ev.ContinuingStarted: lambda e, n: _l("continuing_started", n, source=n.card(e.source), remaining=e.remaining),
+    ev.ContinuingTicked: lambda e, n: _l("continuing_ticked", n, source=n.continuing(e.id), remaining=e.remaining),
+    ev.ManualEffect: _manual,
+    ev.Adjusted: _adjusted,
+    ev.ResonanceRaised: _resonance,
+    ev.ResonanceReset: _resonance_reset,
+    ev.Summoned: lambda e, n: _l(
+        "summoned", n, player=n.player(e.seat), card=n.card(e.card), caster=n.unit(e.caster), cost=e.cost
+    ),
+    ev.Conceded: lambda e, n: _l("conceded", n, player=n.player(e.seat)),
+    ev.GameEnded: _game_ended,
+}
+
+
+def _table_line(event: Any, n: Names) -> str | None:
+    """The service's own log entries (bot.store.history): undo, rollback, a moderator's end."""
+    kind = getattr(event, "type", None)
+    by = n.player_by_user(getattr(event, "by", None))
+    if kind == "table_undo":
+        return _l("undo", n, player=by)
+    if kind == "table_rollback":
+        return _l("rollback", n, player=by, version=event.to)
+    if kind == "table_ended":
+        reason = _l("table_ended_reason", n, reason=event.reason) if event.reason else ""
+        return _l("table_ended", n, player=by, reason=reason)
+    return None
