@@ -6,7 +6,7 @@ that player priority (`state.active`). House rules 3, 5, 17 and 19 fix the order
 
 from __future__ import annotations
 
-from bot.catalog.cards import Spell
+from bot.catalog.cards import AuraCompolta, Follower, Spell
 from bot.engine import events as ev
 from bot.engine.context import Ctx, draw_cards, opponent
 from bot.engine.effects import Source, fire_followers, fire_skills, resolve
@@ -165,7 +165,7 @@ def after_window_pass(ctx: Ctx) -> None:
 
 
 def window_open(state: GameState, seat: int, timing: str) -> bool:
-    """Whether the player holds a spell of this timing they could cast now (start / end phase window)."""
+    """Whether the player holds a card of this timing they could play now (start / end phase window)."""
     player = state.players[seat]
     casters = [u for u in player.units if u.kind == "arcastella" and not u.knocked_out]
     if not state.options.tapped_may_act:
@@ -174,6 +174,6 @@ def window_open(state: GameState, seat: int, timing: str) -> bool:
         return False
     for card_id in set(player.hand):
         card = state.cards[card_id]
-        if isinstance(card, Spell) and card.timing == timing and card.cost <= player.ether:
+        if isinstance(card, Spell | Follower | AuraCompolta) and card.timing == timing and card.cost <= player.ether:
             return True
     return False

@@ -158,9 +158,8 @@ def test_every_refusal_the_engine_can_raise_has_a_japanese_and_an_english_messag
     import re
     from pathlib import Path
 
-    from bot.i18n import catalog
-
     import bot.engine
+    from bot.i18n import catalog
 
     folder = Path(bot.engine.__file__).parent
     source = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
