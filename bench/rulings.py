@@ -7,6 +7,8 @@ English, overall), the share of unanswerable questions reported as such, and que
 (median, p95, one thread), for our search and for the baseline, in the same run; then the p95 of our
 search on the corpus grown `--scale` times with synthetic passages.
 
+- Unanswerable questions are reported overall and apart: "off-topic" (written as unanswerable, e.g.
+  tournament fees) and "corpus silent" (in the games' own words, found unanswerable while labelling).
 - A question counts as found at rank r when the r-th result, or a restatement grouped under it
   (`related`), is one of the labelled passages. An abstention counts as a miss.
 - The baseline indexes the same passages with `tokenize='trigram'` and queries every trigram of the
@@ -79,7 +81,7 @@ def trigram_baseline(rulebook: Rulebook) -> Ranker:
 
 def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) -> dict[str, float]:
     ranks: dict[str, list[int | None]] = {"ja": [], "en": []}
-    abstained: list[bool] = []
+    abstained: dict[str, list[bool]] = {"off-topic": [], "corpus silent": []}
     latencies: list[float] = []
     for _ in range(repeat):
         for q in questions:
@@ -90,7 +92,9 @@ def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) 
                 continue
             labels = set(q["answers"])  # type: ignore[call-overload]
             if not labels:
-                abstained.append(not answered)
+                # Questions written as unanswerable are off-topic; those that turned out unanswerable
+                # while labelling (they carry a `note`) use the corpus's own words.
+                abstained["corpus silent" if "note" in q else "off-topic"].append(not answered)
                 continue
             found = next((i for i, ids in enumerate(results, 1) if ids & labels), None) if answered else None
             ranks[str(q["lang"])].append(found)
@@ -99,7 +103,10 @@ def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) 
         out[f"recall@1 {lang}"] = sum(1 for r in rs if r == 1) / len(rs)
         out[f"recall@3 {lang}"] = sum(1 for r in rs if r is not None and r <= 3) / len(rs)
         out[f"MRR {lang}"] = sum(1 / r for r in rs if r is not None) / len(rs)
-    out["unanswerable reported"] = sum(abstained) / len(abstained)
+    both = abstained["off-topic"] + abstained["corpus silent"]
+    out["unanswerable reported"] = sum(both) / len(both)
+    for kind, flags in abstained.items():
+        out[f"  of which {kind}"] = sum(flags) / len(flags)
     out["latency median ms"] = statistics.median(latencies)
     out["latency p95 ms"] = statistics.quantiles(latencies, n=20)[-1]
     return out

@@ -6,6 +6,7 @@ and renamed into place, so a reader never sees half an index and a changed corpu
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -18,8 +19,8 @@ from bot.rulings.glossary import Lexicon
 from bot.rulings.models import ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
-# Bump when parsing, segmentation or the schema change: old index files are then ignored.
-INDEX_VERSION = "rulings-index-9"
+# Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
+INDEX_VERSION = "rulings-index-12"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,8 +52,18 @@ class Segmented:
         self.readings = {(t.term, t.reading) for t in body} | {(t.term, t.surface) for t in body}
 
 
+def code_version() -> str:
+    """INDEX_VERSION plus a hash of the code that decides what goes into the index, so an edited
+    parser or tokenizer never reads an index built by the old one."""
+    digest = hashlib.sha256(INDEX_VERSION.encode())
+    here = Path(__file__).resolve().parent
+    for name in ("parse.py", "glossary.py", "tokenize.py", "index.py", "corpus.py", "models.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
+
+
 def index_path(data_dir: Path, rules_dir: Path) -> Path:
-    return data_dir / "rulings" / f"index-{corpus_digest(rules_dir, INDEX_VERSION)[:20]}.sqlite3"
+    return data_dir / "rulings" / f"index-{corpus_digest(rules_dir, code_version())[:20]}.sqlite3"
 
 
 Row = tuple[str, str, str, Sequence[str], Sequence[str], Sequence[str]]
@@ -90,7 +101,8 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
             for passage in document.passages:
                 seg = Segmented(passage, lexicon)
-                df.update(set(seg.body) | set(seg.heading) | set(seg.names))
+                present = set(seg.body) | set(seg.heading) | set(seg.names)
+                df.update(present)
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
                 plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
@@ -106,7 +118,11 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         db.executemany(
             "INSERT INTO vocab VALUES (?, ?, ?)",
             (
-                (term, count, json.dumps(sorted(readings.get(term, ())), ensure_ascii=False))
+                (
+                    term,
+                    count,
+                    json.dumps(sorted(readings.get(term, ())), ensure_ascii=False),
+                )
                 for term, count in df.items()
             ),
         )

@@ -24,7 +24,8 @@ _MIN_KANA_READING = 3
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
 # topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
 NOUN_WEIGHT, OTHER_WEIGHT, VARIANT_WEIGHT = 1.0, 0.5, 0.8
-_ENGLISH_UNKNOWN_WEIGHT = 0.4  # no part of speech for English words the lexicon does not know
+_ENGLISH_UNKNOWN_WEIGHT = 0.4
+PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not know
 
 
 @dataclass
@@ -54,12 +55,17 @@ class QueryPlan:
     soft_literals: list[str] = field(default_factory=list)  # corpus wordings the lexicon translated to
     unknown: dict[str, float] = field(default_factory=dict)  # words the corpus does not know → weight
     weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
+    # Alternatives count once: a typed word and its synonyms, an English word and its translations.
+    units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
 
-    def add(self, term: str, vocab: Vocabulary, weight: float = 1.0) -> None:
+    def add(self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None) -> None:
         if term in vocab.df:
             if term not in self.weights:
                 self.terms.append(term)
             self.weights[term] = max(self.weights.get(term, 0.0), weight)
+            members = self.units.setdefault(unit or term, [])
+            if term not in members:
+                members.append(term)
         else:
             self.unknown[term] = max(self.unknown.get(term, 0.0), weight)
 
@@ -102,7 +108,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     for term in vocab.english[key]:
-                        plan.add(term, vocab, weight=1.0 / max(1, len(vocab.english[key])))
+                        plan.add(term, vocab, unit=f"en:{key}")
                     break
             else:
                 continue
@@ -123,7 +129,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             i += 1
 
 
-def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) -> None:
+def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:
     """Kana typed for a corpus word (まよけ → 魔除け, えーてる → エーテル, ダメーじ → ダメージ):
     the longest katakana reading or spelling of a corpus term inside each kana run."""
     for start, run in kana_runs(text):
@@ -134,15 +140,16 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[i
                 found = vocab.by_reading.get(kata[i:j])
                 if found:
                     for term in sorted(found):
-                        plan.add(term, vocab, weight=VARIANT_WEIGHT)
-                    covered.update(range(start + i, start + j))
+                        plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
+                    for position in range(start + i, start + j):
+                        covered.setdefault(position, run[i:j])
                     i = j
                     break
             else:
                 i += 1
 
 
-def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) -> None:
+def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:
     """Lexicon synonyms, found in the text as typed or with its hiragana read as katakana (でふ → デフ)."""
     for haystack in dict.fromkeys((text, to_katakana(text))):
         for word, targets in vocab.synonyms.items():
@@ -150,10 +157,11 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: set[int]) 
             if at < 0:
                 continue
             for term in targets:
-                plan.add(term, vocab, weight=VARIANT_WEIGHT)
+                plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=word)
             plan.soft_literals.extend(vocab.synonym_phrases.get(word, ()))
             while at >= 0:
-                covered.update(range(at, at + len(word)))
+                for position in range(at, at + len(word)):
+                    covered.setdefault(position, word)
                 at = haystack.find(word, at + 1)
 
 
@@ -171,16 +179,24 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             plan.phrases.append(phrase)
     # Characters already read as a synonym or a kana variant: Sudachi's pieces of them are not
     # "unknown words" (えーてる segments as えー + てる, which the corpus does not know).
-    covered: set[int] = set()
+    covered: dict[int, str] = {}  # character → the synonym or kana variant it belongs to
     _synonyms(text, vocab, plan, covered)
     _kana_variants(text, vocab, plan, covered)
+    compound_known = False
     for token in tokens(text, stop):
         if _ASCII.match(token.surface.lower()) and not token.surface.isdigit():
             continue  # Latin words go through the English path below
-        if token.compound and token.term not in vocab.df:
-            continue  # its pieces follow and speak for it
-        if token.term in vocab.df or not set(range(token.begin, token.end)) <= covered:
-            plan.add(token.term, vocab, weight=NOUN_WEIGHT if token.noun else OTHER_WEIGHT)
+        if token.compound:
+            compound_known = token.term in vocab.df
+            if not compound_known:
+                continue  # its pieces follow and speak for it
+        weight = NOUN_WEIGHT if token.noun else OTHER_WEIGHT
+        if token.piece and compound_known:
+            weight *= PIECE_SHARE  # the known compound already carries the meaning
+        owners = {covered.get(i) for i in range(token.begin, token.end)}
+        unit = owners.pop() if len(owners) == 1 else None  # inside one synonym: an alternative of it
+        if token.term in vocab.df or unit is None:
+            plan.add(token.term, vocab, weight=weight, unit=unit)
     _english(text, vocab, plan)
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]

@@ -16,14 +16,14 @@ from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
 from bot.rulings.tokenize import normalize, tokens
 
 # A hit must carry this share of the question's weight (idf-weighted) to count as an answer.
-MIN_COVERAGE = 0.42
+MIN_COVERAGE = 0.38
 CANDIDATES = 40
 MATCH_MAX_SHARE = 0.35  # terms in more passages than this only count in the coverage (see fts_match)
 # bm25 weights of the FTS columns: passage body, section heading, names of cards and abilities.
-COLUMN_WEIGHTS = (1.0, 0.35, 0.5)
+COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
-COVERAGE_SHARE = 0.5
+COVERAGE_SHARE = 0.7
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions are glosses: behind the rules unless the question names the defined term.
@@ -101,10 +101,16 @@ class Rulebook:
         return analyse(question, self.vocab)
 
     def _coverage(self, plan: QueryPlan, passage_terms: set[str]) -> float:
-        """Share of the question's idf weight that the passage carries; unknown words count as missing."""
+        """Share of the question's idf weight that the passage carries; unknown words count as missing.
+        Each unit of the question (a word as typed, with its synonyms or translations) counts once."""
         unknown = self.idf("") * sum(plan.unknown.values())
-        total = sum(self.idf(t) * plan.weights[t] for t in plan.terms) + unknown
-        found = sum(self.idf(t) * plan.weights[t] for t in plan.terms if t in passage_terms)
+        total = found = 0.0
+        for members in plan.units.values():
+            weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
+            total += weight
+            if any(t in passage_terms for t in members):
+                found += weight
+        total += unknown
         return found / total if total else 0.0
 
     def _candidates(self, plan: QueryPlan, game: str | None) -> list[_Candidate]:

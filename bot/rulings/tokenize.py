@@ -54,13 +54,14 @@ def strip_list_marks(text: str) -> str:
 
 
 class Token:
-    __slots__ = ("begin", "compound", "end", "noun", "reading", "surface", "term")
+    __slots__ = ("begin", "compound", "end", "noun", "piece", "reading", "surface", "term")
 
     def __init__(self, surface: str, term: str, reading: str, begin: int = 0, end: int = 0) -> None:
         self.surface, self.term, self.reading = surface, term, reading
         self.begin, self.end = begin, end  # character offsets in the segmented text
         self.noun = True  # nouns carry a question's topic; verbs and adjectives less so
         self.compound = False  # a split-mode-C word whose split-mode-A pieces follow it
+        self.piece = False  # one of those pieces
 
 
 def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
@@ -80,7 +81,10 @@ def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
             pieces = m.split(SplitMode.A)
             if len(pieces) > 1:
                 token.compound = True
-                out.extend(t for t in (_token(p, chunk_start, stopwords) for p in pieces) if t is not None)
+                for piece in (_token(p, chunk_start, stopwords) for p in pieces):
+                    if piece is not None:
+                        piece.piece = True
+                        out.append(piece)
     return out
 
 
