@@ -70,11 +70,11 @@ def ops_per_second(func: Callable[[], object], seconds: float = 0.3) -> float:
     return number / min(timeit.repeat(func, number=number, repeat=5))
 
 
-def compare(ours: Callable[[], object], theirs: Callable[[], object], seconds: float = 0.3) -> tuple[float, float]:
-    """Ops/sec of both, best of five, the runs alternating so a busy machine slows both alike."""
+def compare(ours: Callable[[], object], theirs: Callable[[], object], seconds: float = 0.25) -> tuple[float, float]:
+    """Ops/sec of both, best of seven, the runs alternating so a busy machine slows both alike."""
     n_ours, n_theirs = _number(ours, seconds), _number(theirs, seconds)
     best_ours = best_theirs = float("inf")
-    for _ in range(5):
+    for _ in range(7):
         best_ours = min(best_ours, timeit.timeit(ours, number=n_ours))
         best_theirs = min(best_theirs, timeit.timeit(theirs, number=n_theirs))
     return n_ours / best_ours, n_theirs / best_theirs
@@ -124,7 +124,7 @@ def bench_expression(expr: str) -> list[float]:
 
 
 def main() -> None:
-    print(f"Python {sys.version.split()[0]}, d20 {version('d20')}; ops/sec, best of 5 alternating runs")
+    print(f"Python {sys.version.split()[0]}, d20 {version('d20')}; ops/sec, best of 7 alternating runs")
     # d20's grammar has no success/failure comparison; "2d6>=7" there is a boolean expression
     # totalling 1 or 0. Both sides roll 2d6 and compare once.
     ratios = [ratio for expr in EXPRESSIONS for ratio in bench_expression(expr)]

@@ -136,7 +136,7 @@ class RollResult(BaseModel):
         """
         result = _new(cls)
         _set(result, "__dict__", fields)
-        _set(result, "__pydantic_fields_set__", _ALL_FIELDS)
+        _set(result, "__pydantic_fields_set__", set(_ALL_FIELDS))  # its own set: pydantic may add to it
         _set(result, "__pydantic_extra__", None)
         _set(result, "__pydantic_private__", None)
         return result
