@@ -152,6 +152,9 @@ class TableService:
     store: Store
     catalog_or_factory: Any = None
     seed_factory: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
+    # The fair-dice table id of a new game (part of every roll's HMAC message): the channel and the
+    # start time by default; the console fixes it so that `--seed N` replays a game exactly.
+    table_id_factory: Callable[[int], str] = field(default=lambda channel_id: _table_id(channel_id))
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     _cache: _Lru[tuple[GameRecord, GameState]] = field(default_factory=lambda: _Lru(1024))
     _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
@@ -284,7 +287,7 @@ class TableService:
     def _start_now(self, channel_id: int, user_id: int, start: StartGame, guild_id: int | None) -> Outcome:
         if self.store.find(channel_id) is not None:
             raise GameAlreadyRunning(channel=channel_id)
-        rng = FairRandomness(self.seed_factory(), _table_id(channel_id))
+        rng = FairRandomness(self.seed_factory(), self.table_id_factory(channel_id))
         state, events = apply(GameState(), start, rng)
         game = self.store.start(
             channel_id,

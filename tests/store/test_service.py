@@ -199,3 +199,21 @@ async def test_refusals_are_clear_in_both_languages(table: TableService) -> None
         await table.end(CH, AKI, is_moderator=False)
     assert "moderator" in info.value.message("en") and "モデレーター" in info.value.message("ja")
     assert (await table.status(CH)).active
+
+
+async def test_a_fixed_seed_and_table_id_replay_a_game_exactly(tmp_path: Path) -> None:
+    states = []
+    for name in ("one", "two"):
+        with Store.open(tmp_path / f"{name}.sqlite3") as store:
+            service = TableService(
+                store, catalog, seed_factory=lambda: b"\x07" * 32, table_id_factory=lambda c: "fixed"
+            )
+            out = await service.start_game(CH, AKI, start())
+            rnd = random.Random(1)
+            for _ in range(15):
+                user, action = next_move(out.state, rnd)
+                out = await service.act(CH, user, action)
+            assert (await service.status(CH)).table_id == "fixed"
+            states.append(out.state.model_dump())
+            service.close()
+    assert states[0] == states[1]
