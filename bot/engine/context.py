@@ -20,7 +20,7 @@ class Ctx:
     __slots__ = ("events", "rng", "state", "writer")
 
     def __init__(self, state: GameState, rng: Randomness) -> None:
-        self.state = state.clone()
+        self.state = state.cow_copy()
         self.rng = rng
         self.events: list[Any] = []
         self.writer = Writer(copy_on_write=True)

@@ -39,7 +39,7 @@ class Writer:
         p = s.players[seat]
         if self.fresh is None or id(p) in self.fresh:
             return p
-        p = p.clone()
+        p = p.cow_copy()
         s.players[seat] = p
         self.fresh.add(id(p))
         return p

@@ -1,7 +1,7 @@
 """The state of one table: everything the rules need, and nothing a front end invents.
 
 Only bot/engine/fold.py changes a state, one event at a time. `apply` never changes the state it was
-given: it works on a shallow `clone()` and fold copies a player, unit or aura the first time an event
+given: it works on a shallow `cow_copy()` and fold copies a player, unit or aura the first time an event
 writes to it (copy on write, see fold.Writer). Most actions touch little, so this is far cheaper than
 a deep copy; card definitions and options are frozen and shared.
 """
@@ -96,6 +96,14 @@ class PlayerState(_Mutable):
     astral_rights: int = 0
 
     def clone(self) -> PlayerState:
+        """An independent copy: folding into it never touches this one."""
+        copy = self.cow_copy()
+        copy.units = [u.clone() for u in self.units]
+        copy.auras = [a.clone() for a in self.auras]
+        return copy
+
+    def cow_copy(self) -> PlayerState:
+        """A copy whose lists are its own but whose units and auras are still shared (fold.Writer)."""
         return self._shallow(
             deck=list(self.deck),
             hand=list(self.hand),
@@ -171,9 +179,13 @@ class GameState(_Mutable):
     end_reason: str | None = None
 
     def clone(self) -> GameState:
-        """A copy whose lists may change freely; the players, units and auras in them are still shared
-        and are copied by fold.Writer before their first change. Continuing effects, DEF changes and
-        the pending attack are replaced, never changed, so sharing them is safe."""
+        """An independent copy that `fold` may change in place without touching this state."""
+        return self.cow_copy()._shallow(players=[p.clone() for p in self.players])
+
+    def cow_copy(self) -> GameState:
+        """The copy `apply` works on: its lists may change freely, but the players, units and auras in
+        them are still shared and are copied by fold.Writer before their first change. Continuing
+        effects, DEF changes and the pending attack are replaced, never changed, so sharing them is safe."""
         return self._shallow(players=list(self.players), continuing=list(self.continuing), def_mods=list(self.def_mods))
 
     # Look-ups used everywhere.

@@ -181,3 +181,18 @@ def test_a_trigger_that_needs_a_choice_is_shown_as_a_manual_effect() -> None:
     manual = [e for e in t.events if e.type == "manual_effect"]
     assert [(m.seat, m.card, m.text) for m in manual] == [(0, "imp", "ターン開始時、相手のユニット1体に1ダメージ。")]
     assert all(u.hp == u.max_hp for u in t.player(1).units)  # nothing was chosen for the players
+
+
+def test_folding_into_a_clone_leaves_the_original_and_later_states_alone() -> None:
+    """Front ends fold events onto `clone()` of an earlier state to describe them (bot/render)."""
+    from bot.engine.fold import fold
+
+    t = _main()
+    before = t.state
+    new = t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.knight"))
+    after_json, before_json = t.state.model_dump_json(), before.model_dump_json()
+    copy = before.clone()
+    for event in new:
+        fold(copy, event)
+    assert copy == t.state
+    assert before.model_dump_json() == before_json and t.state.model_dump_json() == after_json
