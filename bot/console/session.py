@@ -158,7 +158,9 @@ class ConsoleSession:
         return [self._outcome(outcome, None)]
 
     async def _status(self, line: ConsoleLine) -> list[Message]:
-        view = await self._view()
+        view = await self.current()
+        if view is None:  # no running game: the last finished one, as it ended
+            view = (await self.service.log(self.channel_id)).game
         return [render_board(view.state, self.locale, commitment=view.commitment, revealed_seed=view.revealed_seed)]
 
     async def _log(self, line: ConsoleLine) -> list[Message]:
