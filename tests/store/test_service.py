@@ -23,7 +23,7 @@ from bot.service import (
     UndoBarrier,
     is_barrier,
 )
-from bot.store import GameAlreadyRunning, NoGame, Store
+from bot.store import CorruptRow, GameAlreadyRunning, NoGame, Store
 from tests.store.tables import AKI, BEN, JUDGE, STRANGER, catalog, next_move, start
 
 CH = 4000
@@ -217,3 +217,27 @@ async def test_a_fixed_seed_and_table_id_replay_a_game_exactly(tmp_path: Path) -
             states.append(out.state.model_dump())
             service.close()
     assert states[0] == states[1]
+
+
+async def test_a_damaged_state_row_stops_play_clearly_and_a_moderator_repairs_it_from_the_log(
+    table: TableService, db_path: Path
+) -> None:
+    rnd = random.Random(8)
+    for _ in range(6):
+        user, action = next_move((await table.status(CH)).state, rnd)
+        out = await table.act(CH, user, action)
+    good = out.state.model_dump()
+    import sqlite3
+
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE games SET state = '{\"turn\": ' WHERE channel_id = ?", (CH,))
+    table._cache.pop(out.game_id)  # as after a restart: nothing held in memory
+    with pytest.raises(CorruptRow) as info:
+        await table.status(CH)
+    assert f"game {out.game_id}" in info.value.bilingual()
+    with pytest.raises(CorruptRow):
+        await table.act(CH, *next_move(out.state, rnd))
+    repaired = await table.rollback(CH, JUDGE, is_moderator=True, to_version=out.version)
+    assert repaired.state.model_dump() == good
+    assert (await table.status(CH)).state.model_dump() == good
+    assert len(table.game_log(CH).in_effect) == out.version  # no move was dropped
