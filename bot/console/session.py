@@ -19,6 +19,7 @@ from bot.catalog import Catalog, normalize_name
 from bot.console.lines import ConsoleLine, parse_line
 from bot.console.resolve import ConsoleError, Side, find_card, find_skill, find_unit
 from bot.console.start import build_start
+from bot.console.words import action_line
 from bot.dice import Randomness, roll
 from bot.dice import render as render_roll
 from bot.engine import (
@@ -67,6 +68,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "concede": (),
     "undo": (),
     "roll": (),
+    "legal": (),
     "help": (),
 }
 
@@ -146,6 +148,7 @@ class ConsoleSession:
             "concede": self._concede,
             "undo": self._undo,
             "roll": self._roll,
+            "legal": self._legal,
             "help": self._help,
         }
 
@@ -202,6 +205,15 @@ class ConsoleSession:
         await self.service.record_roll(self.channel_id, user_id(who or "-"), result.normalized, faces, result.total)
         shown = render_roll(result, self.locale)
         return [Message(lines=[f"{who}: {shown}" if who else shown])]
+
+    async def _legal(self, line: ConsoleLine) -> list[Message]:
+        """What the actor may do now, as the lines that do it (a hint, so only to that player)."""
+        view = await self._view()
+        actor = self._actor(line, view.state)
+        actions = await self.service.legal(self.channel_id, user_id(actor))
+        lines = list(dict.fromkeys(f"{actor}: {action_line(view.state, a)}" for a in actions))
+        title = t("console.legal_title", self.locale, player=actor, count=len(lines))
+        return [Message(title=title, lines=lines or [t("console.legal_none", self.locale)], private_to=actor)]
 
     async def _help(self, line: ConsoleLine) -> list[Message]:
         return [Message(title=t("console.help_title", self.locale), lines=t("console.help", self.locale).splitlines())]

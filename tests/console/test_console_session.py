@@ -185,3 +185,24 @@ async def test_a_charge_event_names_the_card_after_it_is_played(session: Console
     card_id = view.state.players[0].hand[0]
     reply = await session.run(f"alice: /charge card:{card_id} effect:off")
     assert f"alice converts {session.catalog.get(card_id).name_en} into ether." in text(reply)
+
+
+async def test_legal_lists_playable_lines_to_the_actor_only(session: ConsoleSession) -> None:
+    text(await session.run(START))
+    reply = await session.run("alice: /legal")
+    assert reply.messages[0].private_to == "alice"
+    lines = reply.messages[0].lines
+    assert "alice: /pass" in lines and any(line.startswith("alice: /charge card:") for line in lines)
+    assert "alice converts" in text(await session.run(lines[0]))
+    assert "Nothing: another player must act" in text(await session.run("alice: /legal"))
+
+
+async def test_a_skill_by_its_english_name_and_a_unit_by_its_printed_form(session: ConsoleSession) -> None:
+    text(await session.run(START))
+    text(await session.run("alice: /pass"))
+    text(await session.run("bob: /pass"))
+    shown = text(
+        await session.run('alice: /skill unit:"Lyne of Sunlight(alice)" skill:"Light Bolt" target:水葉のミズハ')
+    )
+    assert "Lyne of Sunlight(alice) uses Light Bolt (attack, cost 1) → Mizuha of the Water Leaves(bob)." in shown
+    assert "has no skill “Moon Beam”" in refusal(await session.run('alice: /skill unit:Hart skill:"Moon Beam"'))
