@@ -16,7 +16,7 @@ from bot.rulings.tokenize import kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
-MAX_MATCH_TERMS = 12
+MAX_MATCH_TERMS = 8
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,12 +19,13 @@ from bot.rulings.tokenize import normalize, tokens
 # A hit must carry this share of the question's weight (idf-weighted) to count as an answer.
 MIN_COVERAGE = 0.38
 CANDIDATES = 40
-MATCH_MAX_SHARE = 0.35  # terms in more passages than this only count in the coverage (see fts_match)
-# bm25 weights of the FTS columns: passage body, section heading, names of cards and abilities.
+MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still count when scoring
+BM25_K1, BM25_B = 1.2, 0.75
+# BM25F weights of the columns: passage body, section heading, names of cards and abilities.
 COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
-COVERAGE_SHARE = 0.7
+COVERAGE_SHARE = 0.8
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions are glosses: behind the rules unless the question names the defined term.
@@ -58,6 +60,13 @@ class Rulebook:
                 if len(reading) >= 3 and all("\u30a1" <= c <= "\u30fc" for c in reading):
                     by_reading.setdefault(reading, set()).add(term)
         stop = frozenset(lexicon.stopwords)
+        # Average column lengths in terms, for BM25F's length normalisation.
+        averages = self.db.execute(
+            "SELECT avg(length(body) - length(replace(body, ' ', '')) + (body != '')), "
+            "avg(length(heading) - length(replace(heading, ' ', '')) + (heading != '')), "
+            "avg(length(names) - length(replace(names, ' ', '')) + (names != '')) FROM passages_fts"
+        ).fetchone()
+        self.avg_lengths = tuple(max(float(a or 0.0), 1.0) for a in averages)
 
         def corpus_terms(words: Sequence[str]) -> tuple[str, ...]:
             found = [t.term for w in words for t in tokens(lexicon.prepare(w), stop)]
@@ -114,38 +123,71 @@ class Rulebook:
         return found / total if total else 0.0
 
     def _candidates(self, plan: QueryPlan, game: str | None) -> list[_Candidate]:
+        """Retrieve with FTS5 on the question's rarer terms, then score every candidate in Python with
+        all of them: BM25F over body, heading and names, mixed with the coverage of the question.
+
+        Retrieval on rare terms keeps FTS5 from ranking most of a large corpus for words like
+        ダメージ; the scoring still sees those words."""
         if plan.empty:
             return []
-        # Rank inside FTS5 first and join the few best rows only: joining every match is the slow part.
-        sql = (
-            "SELECT p.rowid, p.json, p.terms, p.plain, best.score FROM "
-            "(SELECT rowid, bm25(passages_fts, ?, ?, ?) AS score FROM passages_fts WHERE passages_fts MATCH ? "
-            "ORDER BY score LIMIT ?) AS best JOIN passages p ON p.rowid = best.rowid ORDER BY best.score"
-        )
         limit = CANDIDATES * (4 if game else 1)
         match = fts_match(plan, self.vocab, MATCH_MAX_SHARE)
-        rows = self.db.execute(sql, (*COLUMN_WEIGHTS, match, limit)).fetchall()
-        seen = {row[0] for row in rows}
+        rowids = [
+            r[0]
+            for r in self.db.execute(
+                "SELECT rowid FROM passages_fts WHERE passages_fts MATCH ? "
+                "ORDER BY bm25(passages_fts, ?, ?, ?) LIMIT ?",
+                (match, *COLUMN_WEIGHTS, limit),
+            )
+        ]
         for literal in (lit for lit in plan.literals if len(lit) >= 3):  # trigrams need three characters
-            more = self.db.execute(
-                "SELECT p.rowid, p.json, p.terms, p.plain, 0.0 FROM passages p WHERE p.rowid IN "
-                "(SELECT rowid FROM literal_fts WHERE literal_fts MATCH ? LIMIT ?)",
-                ('"' + literal.replace('"', '""') + '"', CANDIDATES),
-            ).fetchall()
-            rows.extend(row for row in more if row[0] not in seen)
-            seen.update(row[0] for row in more)
-        best = max((-float(row[4]) for row in rows), default=0.0) or 1.0
-        out: list[_Candidate] = []
-        for _, payload, terms, plain, score in rows:
+            rowids += [
+                r[0]
+                for r in self.db.execute(
+                    "SELECT rowid FROM literal_fts WHERE literal_fts MATCH ? LIMIT ?",
+                    ('"' + literal.replace('"', '""') + '"', CANDIDATES),
+                )
+                if r[0] not in rowids
+            ]
+        marks = ",".join("?" * len(rowids))
+        rows = self.db.execute(
+            "SELECT p.json, p.terms, p.plain, f.body, f.heading, f.names FROM passages p "
+            f"JOIN passages_fts f ON f.rowid = p.rowid WHERE p.rowid IN ({marks})",
+            rowids,
+        ).fetchall()
+        scored = []
+        for payload, terms, plain, *columns in rows:
             passage = Passage.model_validate_json(payload)
             if game is not None and passage.game != game:
                 continue
-            coverage = self._coverage(plan, set(terms.split()))
-            bonus = self._bonus(plan, passage, plain)
-            rank = (1 - COVERAGE_SHARE) * (-float(score) / best) + COVERAGE_SHARE * coverage + bonus
-            out.append(_Candidate(passage, -float(score), coverage, rank))
+            scored.append((passage, self._bm25f(plan, columns), self._coverage(plan, set(terms.split())), plain))
+        best = max((s for _, s, _, _ in scored), default=0.0) or 1.0
+        out = [
+            _Candidate(
+                passage,
+                score,
+                coverage,
+                (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + self._bonus(plan, passage, plain),
+            )
+            for passage, score, coverage, plain in scored
+        ]
         out.sort(key=lambda c: c.rank, reverse=True)
         return out
+
+    def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
+        """BM25F: term frequencies of the columns, each weighted and length-normalised, then saturated."""
+        counts = [Counter(column.split()) for column in columns]
+        lengths = [sum(c.values()) for c in counts]
+        score = 0.0
+        for term in plan.terms:
+            tf = sum(
+                weight * c[term] / (1 - BM25_B + BM25_B * length / avg)
+                for weight, c, length, avg in zip(COLUMN_WEIGHTS, counts, lengths, self.avg_lengths, strict=True)
+                if c[term]
+            )
+            if tf:
+                score += plan.weights[term] * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
+        return score
 
     def _bonus(self, plan: QueryPlan, passage: Passage, plain: str) -> float:
         bonus = 0.0
