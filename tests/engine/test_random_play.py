@@ -127,9 +127,9 @@ def play(catalog: Catalog, game: int) -> dict[str, int]:
         choices = legal_actions(state, state.players[state.active].id)
         assert choices, "the player with priority cannot act"
         chosen = r.choice(choices)
-        if actions % 10 == 0:
+        if actions % 20 == 0:
             _probe_refusals(state, rng)
-        snapshot = state.model_dump_json() if actions % 50 == 0 else None
+        snapshot = state.model_dump_json() if actions % 100 == 0 else None
         before = state
         state, new = apply(state, chosen, rng)
         if snapshot is not None:
