@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from bot.store import Store
 from bot.store.connection import open_database
@@ -23,3 +26,22 @@ def test_an_older_database_is_upgraded_in_place_and_keeps_its_games(db_path: Pat
         store.commit(9, {"hp": 6}, [{"type": "Hit"}], 4)
     with Store.open(db_path) as store:
         assert store.load(9).version == 5
+
+
+def test_the_log_survives_the_upgrade_and_stays_append_only(db_path: Path) -> None:
+    old = open_database(db_path, stop_before="m003_events_rowid")
+    old.execute(
+        "INSERT INTO games (channel_id, state, version, last_seq, created_at, updated_at) "
+        "VALUES (9, '{}', 2, 2, 'a', 'a')"
+    )
+    for seq in (1, 2):
+        old.execute(
+            "INSERT INTO events (game_id, seq, version, type, data, created_at) VALUES (1, ?, ?, 'E', '{}', 'a')",
+            (seq, seq),
+        )
+    old.close()
+    with Store.open(db_path) as store:
+        store.commit(9, {}, [{"type": "F"}], 2)
+        assert [(e.seq, e.type) for e in store.events(1)] == [(1, "E"), (2, "E"), (3, "F")]
+    with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("UPDATE events SET data = '{}' WHERE seq = 1")
