@@ -34,7 +34,20 @@ _PLUS = frozenset("+")
 # NFKC leaves these minus signs and dashes alone; people type them for "minus".
 _MINUS = frozenset("-\u2212\u2010\u2011\u2012\u2013\u2014\ufe63")
 _TIMES = frozenset("*×\u2217")
-_COMPARE_START = frozenset("<>=≥≤≧≦")
+# How comparisons may be written, and their canonical spelling (two-character forms are tried first).
+_COMPARISONS = {
+    ">=": ">=",
+    "<=": "<=",
+    "==": "=",
+    ">": ">",
+    "<": "<",
+    "=": "=",
+    "≥": ">=",
+    "≧": ">=",
+    "≤": "<=",
+    "≦": "<=",
+}
+_COMPARE_START = frozenset(key[0] for key in _COMPARISONS)
 _OPERATORS = _PLUS | _MINUS | _TIMES | _COMPARE_START
 _SPACE = frozenset(" \t\n\r\v\f")
 
@@ -226,16 +239,12 @@ class _Parser:
         return op, target
 
     def _operator(self) -> str | None:
-        two = self.s[self.i : self.i + 2]
-        for written, canonical in ((">=", ">="), ("<=", "<="), ("==", "=")):
-            if two == written:
-                self.i += 2
+        """Read a comparison operator if one is here; return its canonical spelling."""
+        for length in (2, 1):
+            canonical = _COMPARISONS.get(self.s[self.i : self.i + length])
+            if canonical is not None:
+                self.i += length
                 return canonical
-        one = self.peek()
-        table = {">": ">", "<": "<", "=": "=", "≥": ">=", "≧": ">=", "≤": "<=", "≦": "<="}
-        if one and one in table:
-            self.i += 1
-            return table[one]
         return None
 
     def label(self) -> str | None:
