@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.paths import data_folder
+from bot.rulings.cards import MAX_CARDS, card_notes
 from bot.rulings.corpus import load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.render import answer_json, render_answer
@@ -26,6 +27,13 @@ def register(sub: Any) -> None:
     parser.add_argument("--json", action="store_true", help="JSON で出力 / print one JSON object")
     parser.add_argument("-k", type=int, default=3, help=f"表示する件数 1-{MAX_K} / how many results (default 3)")
     parser.add_argument("--game", default=None, help="ゲームで絞り込む / only this game (horizonnotes, lorcana)")
+    parser.add_argument(
+        "--card",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"カードを質問に加える（{MAX_CARDS} 枚まで） / add a card from cards/ to the question (up to {MAX_CARDS})",
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -60,12 +68,13 @@ def ruling(args: argparse.Namespace, settings: Settings) -> int:
         raise RulingsError("rulings.empty_question")
     if not 1 <= args.k <= MAX_K:
         raise RulingsError("rulings.bad_k", k=args.k, max=MAX_K)
+    cards = card_notes(args.card, cards_dir=settings.cards_dir)
     rulebook = Rulebook.open(settings.data_dir, data_folder("rules", settings.rules_dir))
     try:
         games = sorted({d.game for d in rulebook.documents.values()})
         if args.game is not None and args.game not in games:
             raise RulingsError("rulings.unknown_game", game=args.game, known=", ".join(games))
-        answer = rulebook.search(question, k=args.k, game=args.game)
+        answer = rulebook.search(question, k=args.k, game=args.game, cards=cards)
     finally:
         rulebook.close()
     print(answer_json(answer) if args.json else render_answer(answer, settings.default_locale))

@@ -16,7 +16,7 @@ from bot.rulings.tokenize import kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
-MAX_MATCH_TERMS = 8
+MAX_MATCH_TERMS = 8  # retrieval uses the rarest few; scoring uses all
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
@@ -58,11 +58,16 @@ class QueryPlan:
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
 
-    def add(self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None) -> None:
+    def add(
+        self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True
+    ) -> None:
+        """Add a term; `counted=False` helps find and rank passages without being part of the coverage."""
         if term in vocab.df:
             if term not in self.weights:
                 self.terms.append(term)
             self.weights[term] = max(self.weights.get(term, 0.0), weight)
+            if not counted:
+                return
             members = self.units.setdefault(unit or term, [])
             if term not in members:
                 members.append(term)
@@ -210,17 +215,27 @@ def _quote(term: str) -> str:
 def fts_match(plan: QueryPlan, vocab: Vocabulary | None = None, max_share: float = 1.0) -> str:
     """An FTS5 expression in which every term and phrase is a quoted string joined by OR.
 
-    Terms found in more than `max_share` of the passages are left out of the match (they would pull
-    in most of the corpus and cost time) but still count in the coverage; the rarest terms are kept
-    when nothing else would be left.
+    With `vocab`, it is made for retrieval only: terms found in more than `max_share` of the passages
+    are left out (they would pull in most of the corpus; scoring still sees them), the question's
+    own terms come first and the rarest are kept, and a named card's terms fill what room is left.
     """
     terms = plan.terms
-    if vocab is not None and max_share < 1.0:
-        limit = max_share * vocab.passages
-        rare = [t for t in terms if vocab.df.get(t, 0) <= limit]
-        terms = rare or sorted(terms, key=lambda t: vocab.df.get(t, 0))[:2]
-        if len(terms) > MAX_MATCH_TERMS:  # the rarest terms decide which passages are candidates
-            keep = set(sorted(terms, key=lambda t: vocab.df.get(t, 0))[:MAX_MATCH_TERMS])
-            terms = [t for t in terms if t in keep]
+    if vocab is not None:
+        own = {t for members in plan.units.values() for t in members}
+
+        def rarest(pool: list[str], room: int) -> list[str]:
+            common = max_share * vocab.passages
+            kept = [t for t in pool if vocab.df.get(t, 0) <= common] or sorted(pool, key=lambda t: vocab.df.get(t, 0))[
+                :2
+            ]
+            return sorted(kept, key=lambda t: vocab.df.get(t, 0))[:room]
+
+        asked = rarest([t for t in terms if t in own], MAX_MATCH_TERMS)
+        extra = (
+            rarest([t for t in terms if t not in own], MAX_MATCH_TERMS - len(asked))
+            if len(asked) < MAX_MATCH_TERMS
+            else []
+        )
+        terms = asked + extra
     parts = [_quote(t) for t in terms] + [_quote(" ".join(p)) for p in plan.phrases]
     return " OR ".join(parts)

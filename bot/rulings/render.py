@@ -40,7 +40,9 @@ def render_answer(answer: Answer, locale: str = "ja") -> str:
     lines: list[str] = []
     if answer.cards:
         lines.append(t("rulings.cards_header", locale))
-        lines.extend("  " + t("rulings.card_line", locale, name=c.name, type=c.type, text=c.text) for c in answer.cards)
+        for c in answer.cards:
+            text = "\n    ".join(c.text.splitlines())
+            lines.append("  " + t("rulings.card_line", locale, name=c.name, type=c.type, text=text))
         lines.append("")
     if not answer.answered:
         lines.append(t("rulings.not_found", locale))

@@ -26,6 +26,7 @@ COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.8
+CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions are glosses: behind the rules unless the question names the defined term.
@@ -228,8 +229,9 @@ class Rulebook:
 
     def search(self, question: str, k: int = 3, game: str | None = None, cards: Sequence[CardNote] = ()) -> Answer:
         """The k best groups of passages for the question, or an abstention with the closest known terms."""
-        extra = " ".join(f"{c.name} {c.text}" for c in cards)
-        plan = self.plan(f"{question} {extra}" if extra else question)
+        plan = self.plan(question)
+        for card in cards:
+            self._add_card(plan, card)
         candidates = self._candidates(plan, game)
         if not candidates or max(c.coverage for c in candidates[:5]) < MIN_COVERAGE:
             return Answer(
@@ -245,6 +247,17 @@ class Rulebook:
                 if len(groups) < k:
                     groups.append((cand, []))
         return Answer(question=question, answered=True, hits=[self._hit(c, r) for c, r in groups], cards=list(cards))
+
+    def _add_card(self, plan: QueryPlan, card: CardNote) -> None:
+        """A card's words help find and rank passages at a lower weight; they are not part of the
+        question's coverage, so the card's own name and flavour text never make the search abstain."""
+        card_plan = analyse(f"{card.name}\n{card.text}", self.vocab)
+        for term in card_plan.terms:
+            if term not in plan.weights:
+                plan.add(term, self.vocab, weight=CARD_WEIGHT * card_plan.weights[term], counted=False)
+        for literal in card_plan.soft_literals:
+            if literal not in plan.soft_literals:
+                plan.soft_literals.append(literal)
 
     def closest_terms(self, plan: QueryPlan, limit: int = 8) -> list[str]:
         """Terms of the question the corpus knows, rarest first; else corpus words close to the unknown ones."""
