@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import sqlite3
@@ -261,9 +262,8 @@ class Rulebook:
 
     def closest_terms(self, plan: QueryPlan, limit: int = 8) -> list[str]:
         """Terms of the question the corpus knows, rarest first; else corpus words close to the unknown ones."""
-        import difflib
-
-        known = sorted(plan.terms, key=lambda t: self.vocab.df.get(t, 0))[:limit]
+        own = dict.fromkeys(t for members in plan.units.values() for t in members)
+        known = sorted(own, key=lambda t: self.vocab.df.get(t, 0))[:limit]
         if known:
             return known
         pool = [t for t, df in self.vocab.df.items() if len(t) > 1]
