@@ -209,3 +209,27 @@ def test_the_leader_at_zero_hp_loses_the_game() -> None:
     assert t.state.active is None
     assert _refused(t, Pass(player="alice")) == "engine.game_over"
     assert _refused(t, Concede(player="bob")) == "engine.game_over"
+
+
+def test_a_knocked_out_arcastella_is_not_healed_by_effects_on_all_allies() -> None:
+    t = start(("dusk",) + ("bolt",) * 9, seat1={"leader": "knight"})
+    pass_until(t, "main")
+    t.do(Adjust(player="alice", subject="p1.squire", field="hp", value=0))
+    t.do(Adjust(player="alice", subject="p1.sage", field="hp", value=5))
+    t.do(Pass(player="alice"))
+    t.do(Pass(player="bob"))
+    t.do(Cast(player="alice", card="dusk", caster="p1.knight"))  # turn-end spell: heal 3 to all allies
+    assert t.unit("p1.sage").hp == 5 + 1 + 3  # its own turn-end skill, then the spell
+    assert t.unit("p1.squire").hp == 0 and t.unit("p1.squire").knocked_out
+
+
+def test_a_follower_cannot_block() -> None:
+    t = _main()
+    pass_until(t, "main", turn=2)
+    t.do(Adjust(player="bob", subject="bob", field="ether", value=5))
+    t.do(Summon(player="bob", card="pup", caster="p2.sage"))
+    pass_until(t, "main", turn=3)
+    _tap(t, "p2.knight", "p2.squire")
+    t.do(UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.sage"))
+    assert t.state.phase == "main"  # the follower offers no block
+    assert _refused(t, Block(player="bob", blocker="p2.f1")) == "engine.no_attack_to_block"
