@@ -28,6 +28,8 @@ _GAME_COLUMNS = (
     "created_at, updated_at, finished_at, table_id"
 )
 
+_RETURNED = _GAME_COLUMNS.replace(" state,", "")
+
 
 class Store:
     """One connection to the referee's SQLite file. Not shared between threads."""
@@ -221,9 +223,10 @@ class Store:
             + (", status = 'finished', finished_at = ?, result = ?" if finishing else "")
             + " WHERE channel_id = ? AND status = 'active' AND version = ?"
             + (" AND id = ?" if game_id is not None else "")
-            + f" RETURNING {_GAME_COLUMNS}"
+            + f" RETURNING {_RETURNED}"  # all but the state: we have its text already
         )
-        params: list[Any] = [to_json(state), len(events), next_roll, now]
+        state_text = to_json(state)
+        params: list[Any] = [state_text, len(events), next_roll, now]
         if finish is not None:
             params += [now, to_json(finish)]
         params += [channel_id, expected_version]
@@ -235,7 +238,7 @@ class Store:
             if not found:
                 self._refuse(channel_id, expected_version, game_id)
             # The row we just wrote, of a game read (and validated) before: no need to validate again.
-            game = GameRecord.model_construct(**found[0])
+            game = GameRecord.model_construct(state=state_text, **found[0])
             self._append(game.id, game.last_seq - len(events), game.version, events, actor, now)
             insert_rolls(self.db, channel_id, game.id, rolls, now)
         return game
