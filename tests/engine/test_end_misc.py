@@ -196,3 +196,23 @@ def test_folding_into_a_clone_leaves_the_original_and_later_states_alone() -> No
         fold(copy, event)
     assert copy == t.state
     assert before.model_dump_json() == before_json and t.state.model_dump_json() == after_json
+
+
+def test_the_rules_coverage_map_names_only_code_and_tests_that_exist() -> None:
+    import re
+    from pathlib import Path
+
+    import bot.engine
+
+    root = Path(bot.engine.__file__).parents[2]
+    doc = (root / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
+    tests = set(re.findall(r"`(test_[a-z_]+\.py)::(test_[a-z0-9_]+)`", doc))
+    assert len(tests) > 50
+    for file, name in tests:
+        assert f"def {name}(" in (root / "tests" / "engine" / file).read_text(encoding="utf-8"), name
+    for module, function in set(re.findall(r"`([a-z]+):([A-Za-z_][A-Za-z_.]*)`", doc)):
+        source = (root / "bot" / "engine" / f"{module}.py").read_text(encoding="utf-8")
+        last = function.split(".")[-1]
+        assert re.search(
+            rf"(def|class) {re.escape(last)}\b|^\s*{re.escape(last)}\b|{re.escape(last)} =", source, re.M
+        ), f"{module}:{function}"
