@@ -153,20 +153,28 @@ def populate(service: TableService, table: Table, games: int, active: int) -> li
     return channels
 
 
-async def sustained(service: TableService, table: Table, channels: list[int], actions: int) -> tuple[float, float, int]:
-    """Wall-clock seconds and CPU seconds (all threads of this process) for `actions` random moves."""
+async def sustained(
+    service: TableService, table: Table, channels: list[int], actions: int, *, inline: bool = False
+) -> tuple[float, float, list[float], list[float]]:
+    """Wall seconds, CPU seconds (all threads), and per action: choosing the move, and the action
+    (through `service.act`, or `act_now` on this thread when `inline`)."""
     rnd = random.Random(5)
-    done = 0
+    choose: list[float] = []
+    act: list[float] = []
     c0 = time.process_time()
     t0 = time.perf_counter()
-    while done < actions:
+    while len(act) < actions:
         channel = rnd.choice(channels)
+        t1 = time.perf_counter()
         user, action = table.move(channel)
-        result = await service.act(channel, user, action)
+        t2 = time.perf_counter()
+        result = service.act_now(channel, user, action) if inline else await service.act(channel, user, action)
+        t3 = time.perf_counter()
+        choose.append(t2 - t1)
+        act.append(t3 - t2)
         if result.finished:
             await service.start_game(channel, A, table.start_action())
-        done += 1
-    return time.perf_counter() - t0, time.process_time() - c0, done
+    return time.perf_counter() - t0, time.process_time() - c0, choose, act
 
 
 def report(name: str, samples: list[float]) -> None:
@@ -230,19 +238,27 @@ def main() -> int:
             f"\n== sustained, synchronous=NORMAL (shipped): {stored[0]} stored games ({stored[1]} running), "
             f"{events} events (set-up {setup:.1f} s)"
         )
-        elapsed, cpu, done = asyncio.run(sustained(service, table, channels, args.actions))
-        print(
-            f"   {done} actions on random running tables in {elapsed:.2f} s = {done / elapsed:,.0f} actions/s "
-            "(target >= 1,000; includes choosing each move with legal_actions)"
-        )
-        print(
-            f"   CPU time of this process {cpu:.2f} s = {done / cpu:,.0f} actions per CPU-second "
-            f"(the rate on an otherwise idle core; load average now {os.getloadavg()[0]:.1f})"
-        )
+        for inline in (False, True):
+            elapsed, cpu, choose, act = asyncio.run(sustained(service, table, channels, args.actions, inline=inline))
+            done = len(act)
+            how = "act_now on the caller's thread (no worker hop)" if inline else "service.act (lock + worker thread)"
+            print(f"   -- through {how}")
+            print(
+                f"   {done} actions on random running tables in {elapsed:.2f} s = {done / elapsed:,.0f} actions/s "
+                "(target >= 1,000; includes choosing each move: status + legal_actions)"
+            )
+            print(
+                f"   CPU time of this process {cpu:.2f} s = {done / cpu:,.0f} actions per CPU-second; "
+                f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+            )
+            report("the action", act)
+            report("choosing the move (status, legal)", choose)
+            per_action = statistics.median(act) + statistics.median(choose)
+            print(f"   rate at the median latencies: {1 / per_action:,.0f} actions/s")
 
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         size = sum(p.stat().st_size for p in folder.glob("bench.sqlite3*")) / 2**20
-        print(f"\n== memory: peak RSS {peak:.0f} MiB; the 10,000-game database on disk {size:.0f} MiB")
+        print(f"\n== memory: peak RSS {peak:.0f} MiB; the {stored[0]:,}-game database on disk {size:.0f} MiB")
         service.close()
         store.close()
     return 0
