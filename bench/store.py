@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Literal
 
 from bot.catalog import load_catalog
-from bot.engine import apply, legal_actions, start_action
+from bot.engine import Action, StartGame, apply, legal_actions, start_action
 from bot.service import TableService, _state_json
 from bot.store import Store
 from bot.store.records import now_text
@@ -59,11 +59,11 @@ class Table:
         self.rnd = random.Random(seed)
         self.catalog = service.catalog
 
-    def start_action(self):  # type: ignore[no-untyped-def]
+    def start_action(self) -> StartGame:
         first, second = self.rnd.sample(DECKS, 2)
         return start_action(self.catalog, [(str(A), "A", first), (str(B), "B", second)])
 
-    def move(self, channel: int):  # type: ignore[no-untyped-def]
+    def move(self, channel: int) -> tuple[int, Action]:
         state = self.service.status_now(channel).state
         assert state.active is not None
         player = state.players[state.active].id

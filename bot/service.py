@@ -85,7 +85,8 @@ def is_barrier(record: EventRecord) -> bool:
     """Whether this logged event stops an undo: by its type, or because it used a numbered random draw."""
     if record.type in BARRIER_TYPES:
         return True
-    return '"number":' in record.data and '"number":null' not in record.data
+    data = record.data_dict()
+    return data.get("number") is not None
 
 
 @dataclass(frozen=True)

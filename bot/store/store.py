@@ -8,7 +8,7 @@ sharing the file can never overwrite each other silently.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -116,10 +116,6 @@ class Store:
                 (game_id, after_seq, limit),
             )
             return as_records(cur, EventRecord, what="events row")
-
-    def active_channels(self) -> list[int]:
-        with translated(self.path):
-            return [r[0] for r in self.db.execute("SELECT channel_id FROM games WHERE status = 'active'").fetchall()]
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -269,9 +265,3 @@ class Store:
             cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params)
             found = as_records(cur, GameRecord, what="games row")
         return found[0] if found else None
-
-    def iter_games(self) -> Iterator[GameRecord]:
-        """Every game in the file (for checks and the benchmark)."""
-        with translated(self.path):
-            cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
-            yield from as_records(cur, GameRecord, what="games row")
