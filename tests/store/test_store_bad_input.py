@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import CorruptRow, DatabaseUnusable, SchemaTooNew, Store
+from bot.store import CorruptRow, DatabaseBusy, DatabaseUnusable, SchemaTooNew, Store
 from bot.store.migrations import MIGRATIONS
 
 CHANNEL = 55
@@ -140,3 +140,20 @@ def test_a_read_only_data_folder_is_a_clear_error_and_loses_nothing(tmp_path: Pa
             assert store.load(CHANNEL).state_dict() == {"hp": 18}
     else:
         assert not path.exists()
+
+
+def test_a_file_held_by_another_process_is_busy_not_lost(db_path: Path) -> None:
+    _game(db_path)
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process in the middle of a long write
+    try:
+        with Store.open(db_path, busy_timeout_ms=50) as store:
+            with pytest.raises(DatabaseBusy) as info:
+                store.commit(CHANNEL, {"hp": 1}, [{"type": "Damage", "amount": 17}], 2)
+            assert "referee.sqlite3" in info.value.bilingual()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Store.open(db_path) as store:
+        assert (store.load(CHANNEL).version, store.load(CHANNEL).state_dict()) == (2, {"hp": 18})
+        store.commit(CHANNEL, {"hp": 1}, [{"type": "Damage", "amount": 17}], 2)  # and it goes through now
