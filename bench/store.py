@@ -10,7 +10,8 @@ busy timeout, through sqlite-utils):
   transaction). Random legal moves of real games with the shipped decks; a finished game is replaced.
   Also split into its parts (load, apply, commit), timed the same way.
 - floor: one single-row upsert in its own transaction, with a payload the size of a stored state
-  (and with a tiny one), on the same connection: the least any durable write can cost.
+  (and with a tiny one), on the same connection, in raw SQL: the least any durable write can cost.
+  For reference also the same upsert through sqlite-utils' `Table.upsert()`, the library's own way.
 - sustained: 10,000 stored games (9,000 finished, copied from a real finished game with its log;
   1,000 running real games); random moves on random running tables through the async service API
   (channel lock, worker thread), one after another as a bot would serve them. Actions per second.
@@ -81,6 +82,18 @@ def measure_floor(store: Store, payload: int, rounds: int) -> list[float]:
                 "INSERT INTO bench_floor (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
                 (i % 100, text),
             )
+        samples.append(time.perf_counter() - t0)
+    return samples
+
+
+def measure_library_upsert(store: Store, payload: int, rounds: int) -> list[float]:
+    """The same upsert through sqlite-utils' own `Table.upsert` (what the library costs per row)."""
+    table = store.db.table("bench_floor_lib")
+    text = "x" * payload
+    samples = []
+    for i in range(rounds):
+        t0 = time.perf_counter()
+        table.upsert({"k": i % 100, "v": text}, pk="k")
         samples.append(time.perf_counter() - t0)
     return samples
 
@@ -190,6 +203,7 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     state_size = len(_state_json(service.status_now(1).state))
     floor_state = measure_floor(store, state_size, max(rounds, 500))
     floor_tiny = measure_floor(store, 16, max(rounds, 500))
+    floor_lib = measure_library_upsert(store, state_size, max(rounds, 500))
     print(f"\n== synchronous={mode}: one action, real engine, real dice (random legal moves of real games)")
     report("full cycle (load→apply→commit)", cycle["cycle"])
     report("  load (version check, cached game)", cycle["load"])
@@ -198,11 +212,13 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     print("   floor: one single-row upsert in its own transaction, same file, same mode")
     report(f"upsert of a state-sized row ({state_size} B)", floor_state)
     report("upsert of a 16-byte row", floor_tiny)
+    report("same, through sqlite-utils upsert()", floor_lib)
     med = statistics.median
     store_part = [a + b for a, b in zip(cycle["load"], cycle["commit"], strict=True)]
     ratio = med(cycle["cycle"]) / med(floor_state)
     print(f"   full cycle / state-sized upsert floor   {ratio:6.2f}x   (target <= 3x)")
     print(f"   full cycle / 16-byte upsert floor       {med(cycle['cycle']) / med(floor_tiny):6.2f}x")
+    print(f"   full cycle / sqlite-utils upsert()      {med(cycle['cycle']) / med(floor_lib):6.2f}x")
     print(f"   store part (load+commit) / state floor  {med(store_part) / med(floor_state):6.2f}x")
     print(f"   engine apply alone / state floor        {med(cycle['apply']) / med(floor_state):6.2f}x")
     service.close()
