@@ -7,9 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter
+
+from bot.engine import Event
 from bot.i18n import t
+from bot.render import render_log, to_text
+from bot.service import GameLog, TableService
 from bot.settings import Settings
 from bot.store import NoGame, Store
+from bot.store.history import TABLE_TYPES
 
 
 def register(sub: Any) -> None:
@@ -24,11 +30,22 @@ def register(sub: Any) -> None:
     parser.add_argument("--game", type=int, default=None, metavar="GAME_ID", help="対戦 ID / a game id")
     parser.add_argument("--db", type=Path, default=None, metavar="PATH", help="データベース / database file")
     parser.add_argument("--locale", choices=("ja", "en"), default=None, help="表示言語 / display language")
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="有効な手を公開ログの文章で表示（既定は保存された全記録）/ the moves in effect as the public log "
+        "in words (default: every stored entry, raw)",
+    )
     parser.set_defaults(func=run)
 
 
+def _engine_events(log: GameLog) -> list[Any]:
+    """The engine events of the moves still in effect (undone and rolled-back ones left out)."""
+    adapter: TypeAdapter[Any] = TypeAdapter(Event)
+    return [adapter.validate_json(r.data) for b in log.in_effect for r in b.events if r.type not in TABLE_TYPES]
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.service import TableService  # the engine is only needed once there is a game to show
 
     path: Path = args.db or settings.database_file
     if not path.exists():  # reading must not create an empty database
@@ -54,10 +71,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         )
         if game.revealed_seed:
             print(t("store.replay.seed", locale, seed=game.revealed_seed))
-        for entry in log.entries:
-            mark = " " if (entry.game_id, entry.seq) in kept or entry.type.startswith("table_") else "x"
-            actor = entry.actor if entry.actor is not None else "-"
-            print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {entry.data}")
+        if args.text:
+            print(to_text(render_log(_engine_events(log), locale)))
+        else:
+            print(t("store.replay.legend", locale))
+            for entry in log.entries:
+                mark = " " if (entry.game_id, entry.seq) in kept or entry.type.startswith("table_") else "x"
+                actor = entry.actor if entry.actor is not None else "-"
+                print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {entry.data}")
         check = service.check_replay(game.game_id)
     if check.matches:
         print(t("store.replay.ok", locale, events=check.events))

@@ -59,3 +59,12 @@ def test_replay_of_an_unknown_channel_is_a_clear_error_and_creates_nothing(
     err = capsys.readouterr().err
     assert "チャンネル 123" in err and "channel 123" in err
     assert not path.exists()
+
+
+async def test_replay_as_text_tells_the_game_in_words(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    await _game(db_path, 12)
+    assert main(["replay", str(CH), "--db", str(db_path), "--locale", "en", "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "Replay check passed" in out
+    assert '"type":' not in out  # words, not stored JSON
+    assert "Aki" in out and "Ben" in out
