@@ -118,3 +118,17 @@ def test_the_event_log_is_append_only_in_the_database_itself(store: Store, db_pa
     with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
     assert len(store.events(game_id)) == 1
+
+
+def test_the_configured_database_is_created_where_the_settings_say(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.settings import Settings
+
+    monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path / "fresh" / "data"))
+    settings = Settings()
+    with Store.open(settings.database_file) as store:
+        _start(store)
+    assert (tmp_path / "fresh" / "data" / "referee.sqlite3").is_file()
+    with Store.open(settings.database_file) as store:
+        assert store.load(CHANNEL).version == 1
