@@ -13,6 +13,7 @@ import os
 import random
 import sys
 
+from bot.engine import Concede
 from bot.service import ServiceError, TableService
 from bot.store import Store
 from tests.store.tables import AKI, BEN, catalog, next_move, start
@@ -40,6 +41,8 @@ async def play(db: str, channel: int, seed: int) -> None:
                     continue
             else:
                 user, action = next_move((await service.status(channel)).state, rnd)
+                if rnd.random() < 0.02:  # now and then a game ends, is archived and a new one starts
+                    action = Concede(player=str(user))
                 out = await service.act(channel, user, action)
             say(f"commit {out.game_id} {out.version}")
 

@@ -97,6 +97,10 @@ def test_a_player_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None
             total += len(commits)
             before = after
         assert total >= KILLS, f"the players made only {total} moves in {KILLS} rounds"
+        assert len(before) > 1, "no game ended (and was archived) during the run"
+        with Store.open(db) as store:
+            service = TableService(store)
+            assert all(service.check_replay(game_id).matches for game_id in before)
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
