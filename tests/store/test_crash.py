@@ -1,8 +1,9 @@
 """Crash test: a player process is killed with SIGKILL at random moments, again and again.
 
-After every kill: the database opens, its integrity check passes, every game's stored state equals
-the replay of its events, no acknowledged move is missing, and the next player continues from the
-last committed move.
+After every kill: the database opens, its integrity check passes, the current game's stored state
+equals the replay of its events, no game's log has a gap or a repeat, no acknowledged move is
+missing, and the next player continues from the last committed move. Players concede now and then,
+so games are also killed while being archived or started. At the end every game replays exactly.
 """
 
 from __future__ import annotations
