@@ -301,7 +301,10 @@ class TableService:
             table_id=rng.table_id,
             next_roll=rng.next_number,
             rolls=_rolls(events, user_id, rng.commitment),
+            result=_result(state) if state.over else None,
         )
+        if state.over:  # decided at set-up (a deck too small to draw from): filed as finished at once
+            return Outcome(channel_id, game.id, game.version, state, list(events), True, rng.commitment, rng.seed.hex())
         self._cache.put(game.id, (game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
@@ -402,9 +405,14 @@ class TableService:
         finish: bool = False,
     ) -> Outcome:
         if finish or state.over:
-            result = {"winner": state.winner, "reason": state.end_reason}
             stored = self.store.finish(
-                game.channel_id, _state_json(state), events, game.version, result=result, game_id=game.id, actor=user_id
+                game.channel_id,
+                _state_json(state),
+                events,
+                game.version,
+                result=_result(state),
+                game_id=game.id,
+                actor=user_id,
             )
             self._cache.pop(game.id)
             seed = stored.seed.hex() if stored.seed is not None else None
@@ -423,6 +431,10 @@ class TableService:
         )
         self._cache.put(game.id, (stored, state))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
+
+
+def _result(state: GameState) -> dict[str, Any]:
+    return {"winner": state.winner, "reason": state.end_reason}
 
 
 def _state_json(state: GameState) -> RawJson:

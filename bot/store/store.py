@@ -132,18 +132,22 @@ class Store:
         table_id: str | None = None,
         next_roll: int = 0,
         rolls: Sequence[NewRoll] = (),
+        result: JsonLike | None = None,
     ) -> GameRecord:
-        """Open a new game in the channel at version 1; GameAlreadyRunning if one is running."""
+        """Open a new game in the channel at version 1; GameAlreadyRunning if one is running.
+        With a `result`, the game was over at once (e.g. a deck too small): it is filed as finished."""
         now = now_text()
         with translated(self.path), self.db.atomic():
             try:
                 cur = self.db.execute(
                     "INSERT INTO games (channel_id, guild_id, status, state, version, last_seq, seed, commitment, "
-                    "table_id, next_roll, created_at, updated_at) VALUES (?, ?, 'active', ?, 1, ?, ?, ?, ?, ?, ?, ?) "
+                    "table_id, next_roll, created_at, updated_at, result, finished_at) "
+                    "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {_GAME_COLUMNS}",
                     (
                         channel_id,
                         guild_id,
+                        "active" if result is None else "finished",
                         to_json(state),
                         len(events),
                         seed,
@@ -152,6 +156,8 @@ class Store:
                         next_roll,
                         now,
                         now,
+                        None if result is None else to_json(result),
+                        None if result is None else now,
                     ),
                 )
             except sqlite3.IntegrityError as exc:

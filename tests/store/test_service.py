@@ -241,3 +241,20 @@ async def test_a_damaged_state_row_stops_play_clearly_and_a_moderator_repairs_it
     assert repaired.state.model_dump() == good
     assert (await table.status(CH)).state.model_dump() == good
     assert len(table.game_log(CH).in_effect) == out.version  # no move was dropped
+
+
+async def test_a_game_decided_at_set_up_is_filed_as_finished_and_frees_the_channel(service: TableService) -> None:
+    from bot.engine import GameOptions
+
+    normal = start()
+    short = normal.model_copy(
+        update={
+            "players": (normal.players[0].model_copy(update={"deck": normal.players[0].deck[:2]}), normal.players[1]),
+            "options": GameOptions(deck_out="lose", first_player="first_seat"),
+        }
+    )
+    out = await service.start_game(CH, AKI, short)
+    assert out.finished and out.state.over and out.revealed_seed
+    assert service.store.find(CH) is None
+    assert service.check_replay(out.game_id).matches
+    assert (await service.start_game(CH, AKI, start())).version == 1
