@@ -32,7 +32,8 @@ _RETURNED = _GAME_COLUMNS.replace(" state,", "")
 
 
 class Store:
-    """One connection to the referee's SQLite file. Not shared between threads."""
+    """One connection to the referee's SQLite file, used by one thread at a time (TableService runs it on
+    its worker thread)."""
 
     def __init__(self, db: Database, path: Path) -> None:
         self.db = db
