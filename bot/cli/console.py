@@ -65,19 +65,30 @@ def seeded(seed: int, channel_id: int, games_before: Callable[[], int]) -> Calla
     return lambda: hashlib.sha256(f"referee-console/{seed}/{channel_id}/{games_before()}".encode()).digest()
 
 
+def console_table_id(channel_id: int) -> str:
+    """The fair-dice table id of a console game. The service's default adds the start time; a console
+    table goes without it, so that `--seed N` replays the very same rolls and shuffles."""
+    return f"console-{channel_id}"
+
+
 async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: str) -> int:
     from bot.catalog import load_catalog
-    from bot.console.seeded import SeededTableService
     from bot.console.session import ConsoleSession
     from bot.console.transcript import final_json, format_reply, play_lines, write_json
     from bot.dice import FairRandomness, Randomness
+    from bot.service import TableService
     from bot.store import Store
 
     channel: int = args.channel
     with Store.open(db) as store:
         games = lambda: len(store.history(channel))  # noqa: E731
         seed_factory = seeded(args.seed, channel, games) if args.seed is not None else lambda: secrets.token_bytes(32)
-        service = SeededTableService(store, lambda: load_catalog(settings.cards_dir), seed_factory=seed_factory)
+        service = TableService(
+            store,
+            lambda: load_catalog(settings.cards_dir),
+            seed_factory=seed_factory,
+            table_id_factory=console_table_id,
+        )
         dice: Randomness | None = None
         if args.seed is not None:  # /roll outside the game: numbered on from the rolls already filed
             rolls = len([r for r in store.rolls.of_channel(channel, limit=1_000_000) if r.game_id is None])

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import Catalog, load_catalog
-from bot.console.seeded import SeededTableService
+from bot.cli.console import console_table_id
 from bot.console.session import ConsoleSession, Reply
 from bot.render import to_text
+from bot.service import TableService
 from bot.store import Store
 
 START = "alice: /game start players:alice,bob decks:solar-vanguard,tidal-veil first:alice"
@@ -25,7 +26,12 @@ def catalog() -> Catalog:
 @pytest.fixture
 async def session(tmp_path: Path) -> AsyncIterator[ConsoleSession]:
     store = Store.open(tmp_path / "console.sqlite3")
-    service = SeededTableService(store, catalog(), seed_factory=lambda: b"console-tests".ljust(32, b"."))
+    service = TableService(
+        store,
+        catalog(),
+        seed_factory=lambda: b"console-tests".ljust(32, b"."),
+        table_id_factory=console_table_id,
+    )
     try:
         yield ConsoleSession(service, channel_id=7, locale="en")
     finally:

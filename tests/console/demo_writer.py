@@ -17,12 +17,12 @@ import tempfile
 from pathlib import Path
 
 from bot.catalog import Arcastella, DamageEffect, Spell, load_catalog
-from bot.cli.console import seeded
-from bot.console.seeded import SeededTableService
+from bot.cli.console import console_table_id, seeded
 from bot.console.session import ConsoleSession
 from bot.console.words import action_line
 from bot.engine import Action, Block, Cast, Charge, NoBlock, Pass, Summon, UseSkill, legal_actions
 from bot.engine.state import GameState
+from bot.service import TableService
 from bot.store import Store
 
 START = "alice: /game start players:alice,bob decks:solar-vanguard,tidal-veil first:alice"
@@ -78,8 +78,11 @@ def score(state: GameState, action: Action) -> float:
 async def write(seed: int, out: list[str]) -> bool:
     with tempfile.TemporaryDirectory() as folder, Store.open(Path(folder) / "demo.sqlite3") as store:
         channel = 1
-        service = SeededTableService(
-            store, load_catalog, seed_factory=seeded(seed, channel, lambda: len(store.history(channel)))
+        service = TableService(
+            store,
+            load_catalog,
+            seed_factory=seeded(seed, channel, lambda: len(store.history(channel))),
+            table_id_factory=console_table_id,
         )
         session = ConsoleSession(service, channel_id=channel, locale="ja")
         try:
