@@ -24,6 +24,7 @@ search on the corpus grown `--scale` times with synthetic passages.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import shutil
@@ -82,9 +83,15 @@ def trigram_baseline(rulebook: Rulebook) -> Ranker:
     return rank
 
 
-def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) -> dict[str, float]:
-    ranks: dict[str, list[int | None]] = {"ja": [], "en": []}
-    abstained: dict[str, list[bool]] = {"off-topic": [], "corpus silent": []}
+def half(question: dict[str, object]) -> str:
+    """A fixed split of the set by a hash of the question's text: thresholds are chosen on the
+    "tuning" half only, and the "held-out" half shows whether they generalise."""
+    return "tuning" if hashlib.sha256(str(question["text"]).encode()).digest()[0] % 2 == 0 else "held-out"
+
+
+def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) -> dict[str, dict[str, float]]:
+    """Figures over the whole set ("all") and over each half."""
+    outcomes: dict[str, tuple[str, int | bool | None]] = {}  # id → (group, rank or abstained)
     timings: dict[str, list[float]] = {}
     for n in range(repeat):
         for q in questions:
@@ -97,10 +104,30 @@ def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) 
             if not labels:
                 # Questions written as unanswerable are off-topic; those that turned out unanswerable
                 # while labelling (they carry a `note`) use the corpus's own words.
-                abstained["corpus silent" if "note" in q else "off-topic"].append(not answered)
+                outcomes[str(q["id"])] = ("corpus silent" if "note" in q else "off-topic", not answered)
                 continue
             found = next((i for i, ids in enumerate(results, 1) if ids & labels), None) if answered else None
-            ranks[str(q["lang"])].append(found)
+            outcomes[str(q["id"])] = (str(q["lang"]), found)
+    # Each question's latency is the median of its `repeat` runs, which keeps a load spike from
+    # another process on this shared machine out of the figures; median and p95 are over questions.
+    latency = {qid: statistics.median(runs) for qid, runs in timings.items()}
+    subsets = {"all": list(questions)}
+    for q in questions:
+        subsets.setdefault(half(q), []).append(q)
+    return {
+        name: summarise([outcomes[str(q["id"])] for q in qs], [latency[str(q["id"])] for q in qs])
+        for name, qs in subsets.items()
+    }
+
+
+def summarise(outcomes: Sequence[tuple[str, int | bool | None]], latencies: Sequence[float]) -> dict[str, float]:
+    ranks: dict[str, list[int | None]] = {"ja": [], "en": []}
+    abstained: dict[str, list[bool]] = {"off-topic": [], "corpus silent": []}
+    for group, value in outcomes:
+        if group in abstained:
+            abstained[group].append(bool(value))
+        else:
+            ranks[group].append(None if value is None else int(value))
     out: dict[str, float] = {}
     for lang, rs in (*ranks.items(), ("all", ranks["ja"] + ranks["en"])):
         out[f"recall@1 {lang}"] = sum(1 for r in rs if r == 1) / len(rs)
@@ -110,9 +137,6 @@ def evaluate(rank: Ranker, questions: Sequence[dict[str, object]], repeat: int) 
     out["unanswerable reported"] = sum(both) / len(both)
     for kind, flags in abstained.items():
         out[f"  of which {kind}"] = sum(flags) / len(flags)
-    # Each question's latency is the median of its `repeat` runs, which keeps a load spike from
-    # another process on this shared machine out of the figures; median and p95 are over questions.
-    latencies = [statistics.median(runs) for runs in timings.values()]
     out["latency median ms"] = statistics.median(latencies)
     out["latency p95 ms"] = statistics.quantiles(latencies, n=20)[-1]
     return out
@@ -188,16 +212,23 @@ def main() -> int:
             f"{len(questions) - len(answerable)} unanswerable)\n"
         )
         ours(rulebook)("warm-up")  # the first call loads the Sudachi dictionary
-        results = {"sudachi+fts5": evaluate(ours(rulebook), questions, args.repeat)}
-        results["trigram"] = evaluate(trigram_baseline(rulebook), questions, args.repeat)
+        mine = evaluate(ours(rulebook), questions, args.repeat)
+        baseline = evaluate(trigram_baseline(rulebook), questions, args.repeat)
+        columns = {
+            "ours all": mine["all"],
+            "ours tuning": mine["tuning"],
+            "ours held-out": mine["held-out"],
+            "trigram all": baseline["all"],
+        }
+        sizes = {name: sum(half(q) == name for q in questions) for name in ("tuning", "held-out")}
+        print(f"halves (sha256 of the question text): tuning {sizes['tuning']}, held-out {sizes['held-out']}\n")
         grown = Path(tmp) / "grown.sqlite3"
         grow(index_file, grown, args.scale)
         big = Rulebook(grown)
-        scaled = evaluate(ours(big), questions, args.repeat)
-        names = list(results)
-        print(f"{'metric':<26}" + "".join(f"{n:>14}" for n in names))
-        for metric in results[names[0]]:
-            print(f"{metric:<26}" + "".join(f"{results[n][metric]:>14.3f}" for n in names))
+        scaled = evaluate(ours(big), questions, args.repeat)["all"]
+        print(f"{'metric':<26}" + "".join(f"{n:>15}" for n in columns))
+        for metric in mine["all"]:
+            print(f"{metric:<26}" + "".join(f"{c[metric]:>15.3f}" for c in columns.values()))
         print(
             f"\n{args.scale}x corpus ({big.vocab.passages} passages): p95 {scaled['latency p95 ms']:.2f} ms, "
             f"median {scaled['latency median ms']:.2f} ms, recall@3 {scaled['recall@3 all']:.3f}"
