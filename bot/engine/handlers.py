@@ -9,6 +9,7 @@ from bot.engine import events as ev
 from bot.engine.context import Ctx, end_game, gain_ether, opponent
 from bot.engine.effects import Source, knock_out, raise_resonance, resolve
 from bot.engine.errors import RuleViolation
+from bot.engine.naming import card_name, printed_name, unit_name
 from bot.engine.phases import after_charge_step, after_main_action, after_main_pass, after_window_pass
 from bot.engine.state import GameState, Unit
 from bot.engine.targets import check_targets
@@ -50,7 +51,7 @@ def require_main_or_window(state: GameState) -> None:
         raise RuleViolation("engine.not_main_phase")
 
 
-def check_timing(state: GameState, seat: int, timing: str) -> None:
+def check_timing(state: GameState, seat: int, timing: str, what: Skill | Spell | Follower | AuraCompolta) -> None:
     """Timing windows: [自分のターン] / [相手のターン] / [好きなタイミング] in the main phase, and house rule 19."""
     if state.phase == "start":
         ok = timing == "turn_start"
@@ -61,7 +62,7 @@ def check_timing(state: GameState, seat: int, timing: str) -> None:
     else:
         ok = timing in (MAIN_TIMINGS_OWN if seat == state.turn_player else MAIN_TIMINGS_OTHER)
     if not ok:
-        raise RuleViolation(f"engine.wrong_timing.{timing}")
+        raise RuleViolation(f"engine.wrong_timing.{timing}", what=printed_name(what))
 
 
 def own_arcastella(state: GameState, seat: int, uid: str) -> tuple[Unit, Arcastella]:
@@ -69,12 +70,12 @@ def own_arcastella(state: GameState, seat: int, uid: str) -> tuple[Unit, Arcaste
     if unit is None:
         raise RuleViolation("engine.unknown_unit", unit=uid)
     if unit.owner != seat:
-        raise RuleViolation("engine.not_your_unit", unit=uid)
+        raise RuleViolation("engine.not_your_unit", unit=unit_name(state, uid))
     card = state.cards[unit.card]
     if not isinstance(card, Arcastella):
-        raise RuleViolation("engine.not_arcastella", unit=uid)
+        raise RuleViolation("engine.not_arcastella", unit=unit_name(state, uid))
     if unit.knocked_out:
-        raise RuleViolation("engine.unit_knocked_out", unit=uid)
+        raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, uid))
     return unit, card
 
 
@@ -82,13 +83,13 @@ def check_caster(state: GameState, seat: int, uid: str) -> Unit:
     """The named Arcastella that casts a spell or plays a card (【重要】 the caster must be named)."""
     unit, _ = own_arcastella(state, seat, uid)
     if unit.tapped and not state.options.tapped_may_act:
-        raise RuleViolation("engine.unit_tapped", unit=uid)
+        raise RuleViolation("engine.unit_tapped", unit=unit_name(state, uid))
     return unit
 
 
 def card_in_hand(state: GameState, seat: int, card_id: str) -> None:
     if card_id not in state.players[seat].hand:
-        raise RuleViolation("engine.card_not_in_hand", card=card_id)
+        raise RuleViolation("engine.card_not_in_hand", card=card_name(state.cards, card_id), card_id=card_id)
 
 
 def check_ether(state: GameState, seat: int, cost: int) -> None:
@@ -119,13 +120,13 @@ def charge(ctx: Ctx, a: act.Charge) -> None:
     card_in_hand(state, seat, a.card)
     card = state.cards[a.card]
     if not isinstance(card, Spell):
-        raise RuleViolation("engine.not_a_spell", card=a.card)
+        raise RuleViolation("engine.not_a_spell", card=card_name(state.cards, a.card), card_id=a.card)
     fire = a.use_ether_effect and bool(card.ether_effect) and ether_effect_allowed(state, seat, a.card)
     target = ally = None
     if fire:
         target, ally = check_targets(state, seat, card.ether_effect, a.target, a.ally_target)
     elif a.target is not None or a.ally_target is not None:
-        raise RuleViolation("engine.no_target_needed", target=a.target or a.ally_target or "")
+        raise RuleViolation("engine.no_target_needed", target=unit_name(state, a.target or a.ally_target))
     ctx.emit(ev.CardConverted(seat=seat, card=a.card, ether=0))
     gain_ether(ctx, seat, card.cost, "conversion")
     raise_resonance(ctx, seat, "ether_conversion")
@@ -167,8 +168,8 @@ def cast(ctx: Ctx, a: act.Cast) -> None:
     card_in_hand(state, seat, a.card)
     card = state.cards[a.card]
     if not isinstance(card, Spell):
-        raise RuleViolation("engine.not_a_spell", card=a.card)
-    check_timing(state, seat, card.timing)
+        raise RuleViolation("engine.not_a_spell", card=card_name(state.cards, a.card), card_id=a.card)
+    check_timing(state, seat, card.timing, card)
     caster = check_caster(state, seat, a.caster)
     check_ether(state, seat, card.cost)
     target, ally = check_targets(state, seat, card.effects, a.target, a.ally_target)
@@ -188,8 +189,8 @@ def summon(ctx: Ctx, a: act.Summon) -> None:
     card_in_hand(state, seat, a.card)
     card = state.cards[a.card]
     if not isinstance(card, Follower | AuraCompolta):
-        raise RuleViolation("engine.not_playable", card=a.card)
-    check_timing(state, seat, card.timing)
+        raise RuleViolation("engine.not_playable", card=card_name(state.cards, a.card), card_id=a.card)
+    check_timing(state, seat, card.timing, card)
     check_caster(state, seat, a.caster)
     check_ether(state, seat, card.cost)
     prefix = "f" if isinstance(card, Follower) else "a"
@@ -211,26 +212,26 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
     unit, card = own_arcastella(state, seat, a.unit)
     skill = card.skill(a.skill)
     if skill is None:
-        raise RuleViolation("engine.unknown_skill", unit=a.unit, skill=a.skill)
+        raise RuleViolation("engine.unknown_skill", unit=unit_name(state, a.unit), skill=a.skill)
     if skill.timing in ("turn_start", "turn_end", "knockout"):
-        raise RuleViolation("engine.skill_triggers_itself", skill=skill.name)
-    check_timing(state, seat, skill.timing)
+        raise RuleViolation("engine.skill_triggers_itself", skill=printed_name(skill))
+    check_timing(state, seat, skill.timing, skill)
     player = state.players[seat]
     uses_right = False
     if skill.kind in ("attack", "astral"):
         if unit.tapped:
-            raise RuleViolation("engine.unit_tapped", unit=a.unit)
+            raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.unit))
         if skill.kind == "astral" and state.options.astral_right == "deck_rebuild":
             if player.astral_rights <= 0:
                 raise RuleViolation("engine.no_astral_right")
             uses_right = True
     else:
         if skill.kind == "leader" and player.leader != unit.uid:
-            raise RuleViolation("engine.not_leader", unit=a.unit)
+            raise RuleViolation("engine.not_leader", unit=unit_name(state, a.unit))
         if _support_used(card, unit, skill):
-            raise RuleViolation("engine.support_used", unit=a.unit)
+            raise RuleViolation("engine.support_used", unit=unit_name(state, a.unit))
         if unit.tapped and not state.options.tapped_may_act:
-            raise RuleViolation("engine.unit_tapped", unit=a.unit)
+            raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.unit))
     check_ether(state, seat, skill.cost)
     target, ally = check_targets(state, seat, skill.effects, a.target, a.ally_target)
     attack = skill.kind in ("attack", "astral")
@@ -318,15 +319,15 @@ def block(ctx: Ctx, a: act.Block) -> None:
     if unit is None:
         raise RuleViolation("engine.unknown_unit", unit=a.blocker)
     if unit.owner != seat:
-        raise RuleViolation("engine.not_your_unit", unit=a.blocker)
+        raise RuleViolation("engine.not_your_unit", unit=unit_name(state, a.blocker))
     if a.blocker == pending.target:
-        raise RuleViolation("engine.cannot_block_self", unit=a.blocker)
+        raise RuleViolation("engine.cannot_block_self", unit=unit_name(state, a.blocker))
     if unit.knocked_out:
-        raise RuleViolation("engine.unit_knocked_out", unit=a.blocker)
+        raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, a.blocker))
     if unit.tapped:
-        raise RuleViolation("engine.unit_tapped", unit=a.blocker)
+        raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.blocker))
     if a.blocker not in allowed:
-        raise RuleViolation("engine.not_arcastella", unit=a.blocker)
+        raise RuleViolation("engine.not_arcastella", unit=unit_name(state, a.blocker))
     ctx.emit(ev.BlockDeclared(seat=seat, blocker=a.blocker, target=pending.target))
     _resolve_attack(ctx, a.blocker)
 
@@ -383,7 +384,7 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
         if unit is None:
             raise RuleViolation("engine.unknown_unit", unit=a.subject)
         if unit.knocked_out:
-            raise RuleViolation("engine.unit_knocked_out", unit=a.subject)
+            raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, a.subject))
         if a.field == "hp":
             _in_range(a.value, 0, unit.max_hp)
             old = unit.hp

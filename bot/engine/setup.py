@@ -9,6 +9,7 @@ from bot.engine import actions as act
 from bot.engine import events as ev
 from bot.engine.context import Ctx, draw_cards, gain_ether, opponent
 from bot.engine.errors import RuleViolation
+from bot.engine.naming import card_name
 from bot.engine.options import GameOptions
 from bot.engine.phases import HAND_SIZE, begin_turn
 
@@ -55,15 +56,21 @@ def start_action(
 def _check_seat(spec: act.SeatSpec, cards: dict[str, object]) -> None:
     for card_id in spec.arcastella:
         if not isinstance(cards.get(card_id), Arcastella):
-            raise RuleViolation("engine.bad_deck_arcastella", card=card_id, player=spec.name)
+            raise RuleViolation(
+                "engine.bad_deck_arcastella", card=card_name(cards, card_id), card_id=card_id, player=spec.name
+            )
     if spec.leader not in spec.arcastella:
-        raise RuleViolation("engine.bad_leader", card=spec.leader, player=spec.name)
+        raise RuleViolation(
+            "engine.bad_leader", card=card_name(cards, spec.leader), card_id=spec.leader, player=spec.name
+        )
     for card_id in spec.deck:
         if not isinstance(cards.get(card_id), DECK_TYPES):
-            raise RuleViolation("engine.bad_deck_card", card=card_id, player=spec.name)
+            raise RuleViolation(
+                "engine.bad_deck_card", card=card_name(cards, card_id), card_id=card_id, player=spec.name
+            )
     for wearer, code in spec.equipment.items():
         if wearer not in spec.arcastella or not isinstance(cards.get(code), SephirotCode):
-            raise RuleViolation("engine.bad_equipment", card=code, player=spec.name)
+            raise RuleViolation("engine.bad_equipment", card=card_name(cards, code), card_id=code, player=spec.name)
 
 
 def start_game(ctx: Ctx, a: act.StartGame) -> None:
@@ -72,7 +79,7 @@ def start_game(ctx: Ctx, a: act.StartGame) -> None:
         raise RuleViolation("engine.already_started")
     first, second = a.players
     if first.id == second.id:
-        raise RuleViolation("engine.same_player_twice", player=first.id)
+        raise RuleViolation("engine.same_player_twice", player=first.name)
     cards: dict[str, object] = dict(a.cards)
     for spec in a.players:
         _check_seat(spec, cards)

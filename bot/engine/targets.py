@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from bot.catalog.effects import ContinuingEffect, Effect
 from bot.engine.errors import RuleViolation
+from bot.engine.naming import unit_name
 from bot.engine.state import GameState, Unit
 
 
@@ -47,9 +48,9 @@ def check_targets(
     if not want_enemy and want_ally and ally_target is None:
         target, ally_target = None, target
     if not want_enemy and target is not None:
-        raise RuleViolation("engine.no_target_needed", target=target)
+        raise RuleViolation("engine.no_target_needed", target=unit_name(state, target))
     if not want_ally and ally_target is not None:
-        raise RuleViolation("engine.no_target_needed", target=ally_target)
+        raise RuleViolation("engine.no_target_needed", target=unit_name(state, ally_target))
     if want_enemy:
         _check_unit(state, target, seat, enemy=True)
     if want_ally:
@@ -64,9 +65,11 @@ def _check_unit(state: GameState, uid: str | None, seat: int, *, enemy: bool) ->
     if unit is None:
         raise RuleViolation("engine.unknown_unit", unit=uid)
     if (unit.owner != seat) != enemy:
-        raise RuleViolation("engine.target_not_enemy" if enemy else "engine.target_not_ally", unit=uid)
+        raise RuleViolation(
+            "engine.target_not_enemy" if enemy else "engine.target_not_ally", unit=unit_name(state, uid)
+        )
     if unit.knocked_out:
-        raise RuleViolation("engine.unit_knocked_out", unit=uid)
+        raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, uid))
 
 
 def target_choices(state: GameState, seat: int, effects: Iterable[Effect]) -> list[tuple[str | None, str | None]]:
