@@ -413,6 +413,7 @@ class TableService:
                 result=_result(state),
                 game_id=game.id,
                 actor=user_id,
+                loaded=game,
             )
             self._cache.pop(game.id)
             seed = stored.seed.hex() if stored.seed is not None else None
@@ -426,11 +427,65 @@ class TableService:
             game.version,
             game_id=game.id,
             actor=user_id,
+            loaded=game,
             next_roll=next_roll,
             rolls=_rolls(events, user_id, game.commitment),
         )
         self._cache.put(game.id, (stored, state))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
+
+    # -- fair dice, for a judge: a game's draws in the roll-log format of bot/dice/verify.py -------
+
+    def fair_draws(self, channel_id: int, *, game_id: int | None = None) -> tuple[TableView, list[dict[str, Any]]]:
+        """The game (running, else the last finished one, or `game_id`) and every numbered draw in its
+        log, oldest first: each roll, and each shuffle with the cards it started from (the table folded
+        up to it). Undone and rolled-back actions count too: their draws were made, and a draw number
+        is never used twice. Each entry names its event (`seq`). While a game runs its deck orders are
+        hidden information, so its shuffles are left out (and the view carries no seed)."""
+        from bot.engine.context import _rebuild_pool  # the engine's own rule for a rebuilt deck's cards
+        from bot.engine.events import DeckRebuilt, DeckShuffled, DiceRolled
+        from bot.engine.fold import fold
+
+        log = self.game_log(channel_id, game_id=game_id)
+        table_id = log.game.table_id or ""
+        draws: list[dict[str, Any]] = []
+        state = GameState()
+        for index, record in enumerate(log.entries):
+            if record.type in TABLE_TYPES:  # an undo or rollback: go on from the table as it now stands
+                state = _rebuild(in_effect(log.entries[: index + 1]))
+                continue
+            event = parse_json(record.data, _EVENTS, what=f"events.data (game {record.game_id}, seq {record.seq})")
+            number = getattr(event, "number", None)
+            head = {"table_id": table_id, "number": number, "seq": record.seq}
+            if number is not None and isinstance(event, DiceRolled):
+                rolled = {"expression": event.expression, "faces": list(event.faces), "total": event.total}
+                draws.append(head | rolled | {"purpose": event.purpose})
+            elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not log.game.active:
+                player = state.players[event.seat]
+                items = list(player.deck)
+                if isinstance(event, DeckRebuilt):
+                    items = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
+                draws.append(head | {"shuffle": items, "order": list(event.order), "seat": event.seat})
+            fold(state, event)
+        return log.game, draws
+
+    def filed_rolls(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's numbered rolls as filed in the rolls table, in the same log format (faces in one
+        list), each with its row id (`roll`) and the commitment filed with it."""
+        table_id = self.store.game(game_id).table_id or ""
+        return [
+            {
+                "table_id": table_id,
+                "number": row.number,
+                "expression": row.expression,
+                "faces": [face for term in row.face_list() for face in (term if isinstance(term, list) else [term])],
+                "total": row.total,
+                "roll": row.id,
+                "commitment": row.commitment,
+            }
+            for row in self.store.rolls.of_game(game_id)
+            if row.number is not None
+        ]
 
 
 def _result(state: GameState) -> dict[str, Any]:

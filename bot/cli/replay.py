@@ -1,8 +1,13 @@
-"""`referee replay CHANNEL_ID`: print a game's log and check that its events rebuild the stored state."""
+"""`referee replay CHANNEL_ID`: print a game's log and check that its events rebuild the stored state.
+
+With `--roll-log FILE` it writes the game's fair draws instead, as the JSON Lines log that
+`referee verify --seed HEX --log FILE` reads (the format of bot/dice/verify.py).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,12 +15,17 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from bot.engine import Event
+from bot.errors import RefereeError
 from bot.i18n import t
 from bot.render import render_log, to_text
 from bot.service import GameLog, TableService
 from bot.settings import Settings
 from bot.store import NoGame, Store
 from bot.store.history import TABLE_TYPES
+
+
+class ExportFailed(RefereeError):
+    key = "store.replay.export_failed"
 
 
 def register(sub: Any) -> None:
@@ -36,6 +46,14 @@ def register(sub: Any) -> None:
         help="有効な手を公開ログの文章で表示（既定は保存された全記録）/ the moves in effect as the public log "
         "in words (default: every stored entry, raw)",
     )
+    parser.add_argument(
+        "--roll-log",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="ダイスとシャッフルの記録を JSON Lines で書き出す（referee verify --log 用）/ write the game's rolls "
+        "and shuffles as the JSON Lines log that referee verify --log reads",
+    )
     parser.set_defaults(func=run)
 
 
@@ -51,6 +69,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not path.exists():  # reading must not create an empty database
         raise NoGame(channel=args.channel_id)
     locale = args.locale or settings.default_locale
+    if args.roll_log is not None:
+        return _export(path, args.channel_id, args.game, args.roll_log, locale)
     with Store.open(path) as store:
         service = TableService(store)
         log = service.game_log(args.channel_id, game_id=args.game)
@@ -85,3 +105,44 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     print(t("store.replay.mismatch", locale, game=game.game_id), file=sys.stderr)
     return 1
+
+
+def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str) -> int:
+    """Write the game's draws for `referee verify`. A running game's shuffles (its hidden deck orders)
+    and its seed stay out; the commitment is printed either way, the seed only once the game is over."""
+    with Store.open(path) as store:
+        service = TableService(store)
+        try:
+            game, draws = service.fair_draws(channel_id, game_id=game_id)
+        finally:
+            service.close()
+    text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in draws)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ExportFailed(path=str(out), reason=exc.strerror or type(exc).__name__) from None
+    shuffles = sum(1 for d in draws if "shuffle" in d)
+    print(
+        t(
+            "store.replay.exported",
+            locale,
+            rolls=len(draws) - shuffles,
+            shuffles=shuffles,
+            game=game.game_id,
+            path=str(out),
+            commitment=game.commitment or "-",
+        )
+    )
+    if game.active:
+        print(t("store.replay.export_running", locale))
+    else:
+        print(
+            t(
+                "store.replay.export_verify",
+                locale,
+                seed=game.revealed_seed or "-",
+                path=str(out),
+                commitment=game.commitment or "-",
+            )
+        )
+    return 0

@@ -1,18 +1,22 @@
-"""`referee verify --seed HEX --log FILE [--commitment HEX]`: recompute a fair table's rolls.
+"""`referee verify`: recompute a fair table's rolls and shuffles from its revealed seed.
 
-The log format is described in bot/dice/verify.py. Exit status: 0 when every record is reproduced
-(and the commitment matches, when given), 1 on any mismatch, 2 when the seed or log cannot be read.
+referee verify --seed HEX --log FILE [--commitment HEX]    a JSON Lines roll log (bot/dice/verify.py)
+referee verify --channel ID [--db PATH] [--game ID]        a stored game, read straight from the database
+
+Exit status: 0 when every draw is reproduced (and the commitment matches), 1 on any mismatch, 2 when
+the input cannot be read or the game is still running (its seed is secret until it ends).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from bot.dice import DiceError, commitment_of, verify_log
-from bot.dice.verify import check_commitment, parse_seed
+from bot.dice.verify import Mismatch, check_commitment, parse_seed
 from bot.i18n import bilingual
 from bot.settings import Settings
 
@@ -20,42 +24,170 @@ from bot.settings import Settings
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "verify",
-        help="公開されたシードでダイスの記録を検証 / check a roll log against a revealed seed",
+        help="公開されたシードでダイスとシャッフルを検証 / check rolls and shuffles against a revealed seed",
+        description="ログファイル（--seed と --log）か、保存された対戦（--channel）のダイスとシャッフルを"
+        "すべて再計算する / recompute every roll and shuffle of a roll log (--seed and --log) or of a "
+        "stored, finished game (--channel)",
     )
-    parser.add_argument("--seed", required=True, metavar="HEX", help="公開されたシード / the revealed seed")
-    parser.add_argument("--log", required=True, type=Path, metavar="FILE", help="JSON Lines のログ / the roll log")
+    parser.add_argument("--seed", metavar="HEX", help="公開されたシード / the revealed seed")
+    parser.add_argument("--log", type=Path, metavar="FILE", help="JSON Lines のログ / the roll log")
     parser.add_argument("--commitment", metavar="HEX", help="対局開始時に公開された sha256(seed) / the published hash")
+    parser.add_argument(
+        "--channel", type=int, metavar="ID", help="保存された対戦のチャンネル / a stored game's channel"
+    )
+    parser.add_argument(
+        "--game", type=int, metavar="ID", help="対戦 ID（既定: 最後の対戦）/ a game id (default: latest)"
+    )
+    parser.add_argument("--db", type=Path, metavar="PATH", help="データベース / database file")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    seed = parse_seed(args.seed)
+    if args.channel is not None and args.seed is None and args.log is None:
+        return _verify_stored(args.db or settings.database_file, args.channel, args.game)
+    if args.channel is None and args.seed is not None and args.log is not None:
+        return _verify_file(args.seed, args.log, args.commitment)
+    raise DiceError("dice.verify.usage")
+
+
+def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
+    seed = parse_seed(seed_text)
     try:
-        lines = args.log.read_text(encoding="utf-8").splitlines()
+        lines = log.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        raise DiceError("dice.verify.missing_log", path=str(args.log)) from None
+        raise DiceError("dice.verify.missing_log", path=str(log)) from None
     failed = False
-    if args.commitment is not None:
-        if check_commitment(seed, args.commitment):
+    if commitment is not None:
+        if check_commitment(seed, commitment):
             print(bilingual("dice.verify.commitment_ok"))
         else:
             failed = True
-            print(
-                bilingual("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=args.commitment),
-                file=sys.stderr,
-            )
+            _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=commitment)
     report = verify_log(seed, lines)
     for bad in report.mismatches:
-        print(
-            bilingual(
-                f"dice.verify.{bad.kind}_mismatch" if bad.kind != "duplicate" else "dice.verify.duplicate",
-                **bad.model_dump(exclude={"kind"}),
-            ),
-            file=sys.stderr,
-        )
+        key = f"dice.verify.{bad.kind}_mismatch" if bad.kind != "duplicate" else "dice.verify.duplicate"
+        _problem(key, **bad.model_dump(exclude={"kind"}))
     if report.ok:
         print(bilingual("dice.verify.all_ok", count=report.checked))
     else:
         failed = True
         print(bilingual("dice.verify.failed", count=report.checked, bad=len(report.mismatches)), file=sys.stderr)
     return 1 if failed else 0
+
+
+def _verify_stored(path: Path, channel_id: int, game_id: int | None) -> int:
+    """Every draw of a finished game: from its events (rolls and shuffles) and from the rolls table."""
+    from bot.service import TableService
+    from bot.store import NoGame, Store
+
+    if not path.exists():  # reading must not create an empty database
+        raise NoGame(channel=channel_id)
+    with Store.open(path) as store:
+        service = TableService(store)
+        try:
+            game, draws = service.fair_draws(channel_id, game_id=game_id)
+            if game.active:
+                raise DiceError(
+                    "dice.verify.running", game=game.game_id, channel=channel_id, commitment=game.commitment or "-"
+                )
+            filed = service.filed_rolls(game.game_id)
+        finally:
+            service.close()
+    stored_seed = game.revealed_seed
+    if not stored_seed or not game.commitment:
+        raise DiceError("dice.verify.no_seed", game=game.game_id)
+    seed = bytes.fromhex(stored_seed)
+    problems = 0
+    if not check_commitment(seed, game.commitment):
+        problems += 1
+        _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=game.commitment)
+    logged = verify_log(seed, [json.dumps(d) for d in draws])
+    for bad in logged.mismatches:
+        problems += 1
+        _name_draw(bad, draws[bad.line - 1])
+    on_file = verify_log(seed, [json.dumps(d) for d in filed])
+    for bad in on_file.mismatches:
+        problems += 1
+        row = filed[bad.line - 1]
+        _problem(
+            "dice.verify.filed_mismatch",
+            roll=row["roll"],
+            number=bad.number,
+            what=bad.what,
+            logged=bad.logged,
+            recomputed=bad.recomputed,
+        )
+    for row in filed:
+        if row["commitment"] != game.commitment:
+            problems += 1
+            _problem(
+                "dice.verify.filed_commitment",
+                roll=row["roll"],
+                found=row["commitment"] or "-",
+                expected=game.commitment,
+            )
+    # Draws are numbered 0, 1, 2 ... and never reused: a missing number is a draw nobody can see.
+    numbers = {d["number"] for d in draws} | {r["number"] for r in filed}
+    for number in sorted(set(range(max(numbers, default=-1) + 1)) - numbers):
+        problems += 1
+        _problem("dice.verify.missing_draw", number=number)
+    rolls = sum(1 for d in draws if "shuffle" not in d)
+    shuffles = len(draws) - rolls
+    if problems:
+        print(
+            bilingual("dice.verify.game_failed", game=game.game_id, bad=problems, count=len(draws) + len(filed)),
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        bilingual(
+            "dice.verify.game_ok",
+            game=game.game_id,
+            channel=channel_id,
+            table=game.table_id or "-",
+            rolls=rolls,
+            shuffles=shuffles,
+            filed=len(filed),
+            commitment=game.commitment,
+        )
+    )
+    return 0
+
+
+def _name_draw(bad: Mismatch, draw: dict[str, Any]) -> None:
+    """Name the event of a stored draw the seed does not give, so a judge can find it."""
+    if bad.kind == "duplicate":
+        _problem("dice.verify.game_duplicate", number=bad.number, seq=draw["seq"])
+    elif bad.kind == "shuffle":
+        logged, recomputed = json.loads(bad.logged), json.loads(bad.recomputed)
+        at = next(
+            (i for i, (a, b) in enumerate(zip(logged, recomputed, strict=False)) if a != b),
+            min(len(logged), len(recomputed)),
+        )
+        _problem(
+            "dice.verify.game_shuffle_mismatch",
+            number=bad.number,
+            seq=draw["seq"],
+            seat=draw["seat"],
+            position=at + 1,
+            logged=_at(logged, at),
+            recomputed=_at(recomputed, at),
+        )
+    else:
+        _problem(
+            "dice.verify.game_roll_mismatch",
+            number=bad.number,
+            seq=draw["seq"],
+            purpose=draw["purpose"],
+            what=bad.what,
+            logged=bad.logged,
+            recomputed=bad.recomputed,
+        )
+
+
+def _at(items: list[Any], index: int) -> str:
+    return str(items[index]) if index < len(items) else "-"
+
+
+def _problem(key: str, **args: Any) -> None:
+    print(bilingual(key, **args), file=sys.stderr)

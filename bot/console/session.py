@@ -333,6 +333,10 @@ class ConsoleSession:
         """The public log lines of what happened, then who must act now (or how the game ended)."""
         lines = render_events(outcome.events, before, self.locale)
         lines += ["→ " + s for s in status_lines(outcome.state, self.locale)]
+        # Fair dice: the hash of the secret seed is published as the game opens, the seed as it ends,
+        # so anyone can check every roll and shuffle afterwards (referee verify).
+        if before is None and outcome.commitment:
+            lines.append(t("render.board.dice", self.locale, commitment=outcome.commitment))
         if outcome.revealed_seed:
             lines.append(t("render.board.seed", self.locale, seed=outcome.revealed_seed))
         return Message(lines=lines)

@@ -1,0 +1,193 @@
+"""A judge checks a finished console game's fair dice: `referee verify --db`, and `referee replay
+--roll-log` followed by `referee verify --seed --log`. Tampering with one roll or shuffle is caught and
+named; a running game's seed stays secret."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+DEMO = Path(__file__).resolve().parents[2] / "docs" / "demo-game.txt"
+CHANNEL = "1"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The demo game played to its knock-out on a database file; the file and the console transcript."""
+    db = tmp_path_factory.mktemp("played") / "game.sqlite3"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["console", "--db", str(db), "--script", str(DEMO), "--seed", "7", "--strict"])
+    assert code == 0, out.getvalue()[-2000:]
+    return db, out.getvalue()
+
+
+@pytest.fixture
+def db(played: tuple[Path, str], tmp_path: Path) -> Path:
+    """A copy of the played game's database that a test may tamper with."""
+    copy = tmp_path / "game.sqlite3"
+    shutil.copy(played[0], copy)
+    return copy
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _sql(db: Path, query: str, *params: object) -> list[tuple[object, ...]]:
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        return conn.execute(query, params).fetchall()
+
+
+def _forge(db: Path, table: str, set_sql: str, where_sql: str, *params: object) -> None:
+    """Change a stored row the way someone holding the file could: past the append-only triggers."""
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        triggers = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", (table,))
+        for (name,) in triggers.fetchall():
+            conn.execute(f'DROP TRIGGER "{name}"')
+        conn.execute(f"UPDATE {table} SET {set_sql} WHERE {where_sql}", params)
+
+
+def _game(db: Path) -> tuple[str, str]:
+    """The stored seed (hex) and commitment of the channel's game, read from the file itself."""
+    seed, commitment = _sql(db, "SELECT seed, commitment FROM games WHERE channel_id = ?", int(CHANNEL))[0]
+    assert isinstance(seed, bytes) and isinstance(commitment, str)
+    return seed.hex(), commitment
+
+
+def _flip(faces: list[int]) -> list[int]:
+    return [faces[0] % 6 + 1, *faces[1:]]
+
+
+def test_the_transcript_publishes_the_commitment_first_and_the_seed_at_the_end(played: tuple[Path, str]) -> None:
+    db, transcript = played
+    seed, commitment = _game(db)
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    start = transcript.index("/game start")
+    first_roll = transcript.index("公正ダイス #")
+    shown_commitment = transcript.index(commitment, start)
+    assert shown_commitment < first_roll, "the commitment is shown as the game opens, before any roll"
+    assert seed not in transcript[:first_roll]
+    knock_out = transcript.index("🏆")
+    assert transcript.index(seed) > knock_out, "the seed is revealed when the game ends"
+
+
+def test_a_finished_game_verifies_from_the_database(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rolls = _sql(db, "SELECT count(*) FROM events WHERE type = 'dice_rolled'")[0][0]
+    shuffles = _sql(db, "SELECT count(*) FROM events WHERE type IN ('deck_shuffled', 'deck_rebuilt')")[0][0]
+    code, out, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 0, err
+    assert f"{rolls} rolls and {shuffles} shuffles" in out
+    assert f"ダイス {rolls} 回・シャッフル {shuffles} 回" in out
+    assert _game(db)[1] in out and "ok" in out
+
+
+def test_the_exported_log_verifies_with_the_revealed_seed(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seed, commitment = _game(db)
+    log = db.parent / "rolls.jsonl"
+    code, out, _ = _run(capsys, "replay", CHANNEL, "--db", db, "--roll-log", log, "--locale", "en")
+    assert code == 0
+    assert f"referee verify --seed {seed} --log {log} --commitment {commitment}" in out
+    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert sorted(e["number"] for e in entries) == list(range(len(entries))), "every draw, none twice"
+    assert any("shuffle" in e for e in entries) and any("expression" in e for e in entries)
+    code, out, err = _run(capsys, "verify", "--seed", seed, "--log", log, "--commitment", commitment)
+    assert code == 0, err
+    assert f"all {len(entries)} records" in out
+
+
+def test_a_tampered_stored_roll_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seq, data = _sql(db, "SELECT seq, data FROM events WHERE type = 'dice_rolled' ORDER BY seq DESC LIMIT 1")[0]
+    event = json.loads(str(data))
+    event["faces"] = _flip(event["faces"])
+    _forge(db, "events", "data = ?", "seq = ?", json.dumps(event), seq)
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 1
+    assert f"roll #{event['number']} ({event['purpose']}, {event['expression']}, event {seq})" in err
+    assert "FAILED" in err and "1 problem" in err
+
+
+def test_a_tampered_filed_roll_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    row, number, faces = _sql(db, "SELECT id, number, faces FROM rolls WHERE number IS NOT NULL LIMIT 1")[0]
+    stored = json.loads(str(faces))
+    _forge(db, "rolls", "faces = ?", "id = ?", json.dumps([_flip(stored[0])]), row)
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 1
+    assert f"filed roll {row} in the rolls table (#{number}" in err
+
+
+def test_a_tampered_deck_order_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seq, data = _sql(db, "SELECT seq, data FROM events WHERE type = 'deck_shuffled' ORDER BY seq LIMIT 1")[0]
+    event = json.loads(str(data))
+    order = event["order"]
+    swap = next(i for i in range(1, len(order)) if order[i] != order[0])
+    order[0], order[swap] = order[swap], order[0]
+    _forge(db, "events", "data = ?", "seq = ?", json.dumps(event), seq)
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 1
+    assert f"shuffle #{event['number']} (seat {event['seat']}'s deck, event {seq}): at card 1 " in err
+
+
+def test_a_hidden_draw_is_reported_missing(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A roll whose number is moved on leaves a gap: someone drew from the table and hid it."""
+    seq, data = _sql(db, "SELECT seq, data FROM events WHERE type = 'dice_rolled' ORDER BY seq LIMIT 1")[0]
+    event = json.loads(str(data))
+    hidden = event["number"]
+    event["number"] = 10_000
+    _forge(db, "events", "data = ?", "seq = ?", json.dumps(event), seq)
+    _forge(db, "rolls", "number = NULL", "number = ?", hidden)
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 1
+    assert f"draw #{hidden} is missing" in err
+
+
+def test_a_tampered_exported_face_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seed, _ = _game(db)
+    log = db.parent / "rolls.jsonl"
+    assert _run(capsys, "replay", CHANNEL, "--db", db, "--roll-log", log)[0] == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    index = next(i for i, line in enumerate(lines) if "expression" in line)
+    entry = json.loads(lines[index])
+    entry["faces"] = _flip(entry["faces"])
+    lines[index] = json.dumps(entry)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = _run(capsys, "verify", "--seed", seed, "--log", log)
+    assert code == 1
+    assert f"line {index + 1} (table {entry['table_id']}, #{entry['number']}, {entry['expression']})" in err
+
+
+def test_a_running_game_keeps_its_seed_secret(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "running.sqlite3"
+    script = tmp_path / "opening.txt"
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    script.write_text("\n".join(lines[:40]) + "\n", encoding="utf-8")
+    assert _run(capsys, "console", "--db", db, "--script", script, "--seed", "7", "--strict")[0] == 0
+    seed, commitment = _game(db)
+    assert _sql(db, "SELECT status FROM games")[0][0] == "active"
+    assert _sql(db, "SELECT count(*) FROM events WHERE type = 'dice_rolled'")[0][0] > 0, "it has rolls to check"
+
+    code, out, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 2
+    assert "まだ進行中" in err and "still running" in err and commitment in err
+    assert seed not in out + err
+
+    log = tmp_path / "rolls.jsonl"
+    code, out, err = _run(capsys, "replay", CHANNEL, "--db", db, "--roll-log", log, "--locale", "en")
+    assert code == 0
+    exported = log.read_text(encoding="utf-8")
+    entries = [json.loads(line) for line in exported.splitlines()]
+    assert entries and all("shuffle" not in e for e in entries), "a running game's deck orders stay hidden"
+    assert seed not in exported and seed not in out + err
+    assert re.search(r"still running", out)
