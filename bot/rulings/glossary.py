@@ -70,6 +70,7 @@ class Lexicon(BaseModel):
     symbols: dict[str, str] = Field(default_factory=dict)
     patterns: dict[str, str] = Field(default_factory=dict)
     stopwords: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)  # game terms a question's topic hangs on
     english_stopwords: list[str] = Field(default_factory=list)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
 

@@ -20,6 +20,7 @@ MAX_MATCH_TERMS = 8  # retrieval uses the rarest few; scoring uses all
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
+_SENTENCE_START = re.compile(r"(?:^|[.?!。？！「『\"“(（:：])\s*$")
 _MIN_KANA_READING = 3
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
 # topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
@@ -54,6 +55,9 @@ class QueryPlan:
     literals: list[str] = field(default_factory=list)  # quoted text, matched literally as well
     soft_literals: list[str] = field(default_factory=list)  # corpus wordings the lexicon translated to
     unknown: dict[str, float] = field(default_factory=dict)  # words the corpus does not know → weight
+    # Capitalised English words inside a sentence that neither the lexicon nor the corpus knows:
+    # most likely a game term (a keyword, a card) the corpus never speaks of.
+    unknown_names: list[str] = field(default_factory=list)
     weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
@@ -103,7 +107,8 @@ def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> st
 
 
 def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
-    words = _LATIN_WORD.findall(text.lower())
+    found = list(_LATIN_WORD.finditer(text.lower()))
+    words = [m.group() for m in found]
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
     i = 0
@@ -129,9 +134,23 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 for piece in re.findall(r"[a-z]+|[0-9]+", word):
                     if piece in vocab.df:
                         plan.add(piece, vocab)
+            elif text[found[i].start()].isupper() and (
+                sudachi := [t.term for t in tokens(text[found[i].start() : found[i].end()]) if t.term in vocab.df]
+            ):
+                # A capitalised name the corpus quotes in English, as Sudachi reads it (Forever → フォーエバー);
+                # lower-case words stay English, or "start" would be read as the スタート of スタートフェイズ.
+                for term in sudachi:
+                    plan.add(term, vocab)
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
+                if _is_name(text, found[i].start()) and word not in plan.unknown_names:
+                    plan.unknown_names.append(word)
             i += 1
+
+
+def _is_name(text: str, at: int) -> bool:
+    """A word written with a capital letter where a sentence does not begin (`Does Rush ...`)."""
+    return at < len(text) and text[at].isupper() and not _SENTENCE_START.search(text[:at])
 
 
 def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:

@@ -19,6 +19,11 @@ from bot.rulings.tokenize import normalize, tokens
 
 # A hit must carry this share of the question's weight (idf-weighted) to count as an answer.
 MIN_COVERAGE = 0.38
+# The game terms a question names (lexicon keywords and glossary terms, see `_topic_covered`) must
+# all appear together in one of the best few passages; else the corpus does not speak to that
+# combination and a hit on part of it would be a weak guess.
+TOPIC_DEPTH = 1  # chosen on the tuning half of the evaluation set (bench/rulings.py)
+TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
 CANDIDATES = 40
 MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still count when scoring
 BM25_K1, BM25_B = 1.2, 0.75
@@ -41,6 +46,7 @@ class _Candidate:
     score: float
     coverage: float
     rank: float
+    terms: frozenset[str]
 
 
 class Rulebook:
@@ -82,6 +88,13 @@ class Rulebook:
         for key, values in lexicon.english.items():
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
             phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
+        glossary_terms = [row[0] for row in self.db.execute("SELECT term FROM glossary WHERE language = 'ja'")]
+        self.keywords = frozenset(
+            t.term
+            for word in [*lexicon.keywords, *glossary_terms]
+            for t in tokens(lexicon.prepare(word), stop)
+            if not t.piece and df.get(t.term, 0) <= TOPIC_MAX_SHARE * int(self._meta("passages"))
+        )
         self.vocab = Vocabulary(
             df=df,
             passages=int(self._meta("passages")),
@@ -111,7 +124,7 @@ class Rulebook:
     def plan(self, question: str) -> QueryPlan:
         return analyse(question, self.vocab)
 
-    def _coverage(self, plan: QueryPlan, passage_terms: set[str]) -> float:
+    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str]) -> float:
         """Share of the question's idf weight that the passage carries; unknown words count as missing.
         Each unit of the question (a word as typed, with its synonyms or translations) counts once."""
         unknown = self.idf("") * sum(plan.unknown.values())
@@ -162,16 +175,18 @@ class Rulebook:
             passage = Passage.model_validate_json(payload)
             if game is not None and passage.game != game:
                 continue
-            scored.append((passage, self._bm25f(plan, columns), self._coverage(plan, set(terms.split())), plain))
-        best = max((s for _, s, _, _ in scored), default=0.0) or 1.0
+            present = frozenset(terms.split())
+            scored.append((passage, self._bm25f(plan, columns), self._coverage(plan, present), plain, present))
+        best = max((s[1] for s in scored), default=0.0) or 1.0
         out = [
             _Candidate(
                 passage,
                 score,
                 coverage,
                 (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + self._bonus(plan, passage, plain),
+                present,
             )
-            for passage, score, coverage, plain in scored
+            for passage, score, coverage, plain, present in scored
         ]
         out.sort(key=lambda c: c.rank, reverse=True)
         return out
@@ -234,7 +249,11 @@ class Rulebook:
         for card in cards:
             self._add_card(plan, card)
         candidates = self._candidates(plan, game)
-        if not candidates or max(c.coverage for c in candidates[:5]) < MIN_COVERAGE:
+        if (
+            not candidates
+            or max(c.coverage for c in candidates[:5]) < MIN_COVERAGE
+            or not self._topic_covered(plan, candidates[:TOPIC_DEPTH])
+        ):
             return Answer(
                 question=question, answered=False, hits=[], closest_terms=self.closest_terms(plan), cards=list(cards)
             )
@@ -248,6 +267,16 @@ class Rulebook:
                 if len(groups) < k:
                     groups.append((cand, []))
         return Answer(question=question, answered=True, hits=[self._hit(c, r) for c, r in groups], cards=list(cards))
+
+    def _topic_covered(self, plan: QueryPlan, candidates: Sequence[_Candidate]) -> bool:
+        """Whether one passage names every game term of the question (as typed, or a synonym or
+        translation of it). A capitalised English word nobody knows is a game term no passage names."""
+        if plan.unknown_names or any(t in self.keywords for t in plan.unknown):
+            return False  # a game term the corpus never names
+        topic = [members for members in plan.units.values() if any(t in self.keywords for t in members)]
+        if not topic:
+            return True
+        return any(all(any(t in c.terms for t in members) for members in topic) for c in candidates)
 
     def _add_card(self, plan: QueryPlan, card: CardNote) -> None:
         """A card's words help find and rank passages at a lower weight; they are not part of the

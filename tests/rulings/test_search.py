@@ -119,3 +119,26 @@ def test_evaluation_set_quality_floor(eval_questions: list[dict[str, object]], r
         answer = rulebook.search(str(q["text"]), k=3)
         found += any({h.id, *h.related} & labels for h in answer.hits)
     assert found / total >= 0.85
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "魔除を持つキャラはクエストできる？",  # both are in the corpus, never in one passage
+        "Does Bodyguard protect a character?",  # a keyword of the lexicon the corpus never names
+        "Can Reckless characters quest?",  # a capitalised game word nobody knows
+    ],
+)
+def test_game_terms_the_corpus_never_treats_together_abstain(rulebook: Rulebook, question: str) -> None:
+    answer = rulebook.search(question)
+    assert not answer.answered and answer.hits == []
+    assert answer.closest_terms
+
+
+def test_game_terms_one_passage_names_together_still_answer(rulebook: Rulebook) -> None:
+    assert f"{HN}/11/02" in top_ids(rulebook, "ブロックしたらタップされる？")
+    assert f"{JUDGE}/04/11" in top_ids(rulebook, "魔除を持つ対戦相手のキャラを選べる？")
+
+
+def test_english_names_the_corpus_quotes_are_found(rulebook: Rulebook) -> None:
+    assert f"{JUDGE}/06/10" in top_ids(rulebook, "Forever Strong")
