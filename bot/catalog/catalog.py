@@ -64,28 +64,12 @@ class Catalog:
         card_map: dict[str, Card] = {}
         for card in cards:
             if card.id in card_map:
-                problems.append(
-                    Problem(
-                        file="",
-                        item=card.id,
-                        field="id",
-                        key="cards.problem.duplicate_card",
-                        args={"id": card.id, "other": "Catalog.build"},
-                    )
-                )
+                problems.append(Problem.duplicate("card", "", card.id, "Catalog.build"))
             card_map[card.id] = card
         deck_map: dict[str, Deck] = {}
         for deck in decks:
             if deck.id in deck_map:
-                problems.append(
-                    Problem(
-                        file="",
-                        item=deck.id,
-                        field="id",
-                        key="cards.problem.duplicate_deck",
-                        args={"id": deck.id, "other": "Catalog.build"},
-                    )
-                )
+                problems.append(Problem.duplicate("deck", "", deck.id, "Catalog.build"))
             deck_map[deck.id] = deck
         problems.extend(name_clashes(card_map.values(), {}))
         for deck in deck_map.values():

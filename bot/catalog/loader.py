@@ -116,15 +116,7 @@ class Loader:
                 self.broken_cards.add(item)
                 continue
             if card.id in self.cards:
-                self.problems.append(
-                    Problem(
-                        file=file,
-                        item=card.id,
-                        field="id",
-                        key="cards.problem.duplicate_card",
-                        args={"id": card.id, "other": self.sources[card.id]},
-                    )
-                )
+                self.problems.append(Problem.duplicate("card", file, card.id, self.sources[card.id]))
                 continue
             self.cards[card.id] = card
             self.sources[card.id] = file
@@ -145,15 +137,7 @@ class Loader:
             return
         deck = Deck.model_validate(deck_file.model_dump(exclude={"notice"}))
         if deck.id in self.decks:
-            self.problems.append(
-                Problem(
-                    file=file,
-                    item=deck.id,
-                    field="id",
-                    key="cards.problem.duplicate_deck",
-                    args={"id": deck.id, "other": self.deck_sources[deck.id]},
-                )
-            )
+            self.problems.append(Problem.duplicate("deck", file, deck.id, self.deck_sources[deck.id]))
             return
         self.decks[deck.id] = deck
         self.deck_sources[deck.id] = file

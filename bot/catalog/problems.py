@@ -28,6 +28,12 @@ class Problem(BaseModel):
     key: str = Field(description="Message key in the cards catalogs.")
     args: dict[str, str] = Field(default_factory=dict, description="Values for the message.")
 
+    @classmethod
+    def duplicate(cls, kind: str, file: str, item: str, other: str) -> Problem:
+        """The id `item` (a "card" or a "deck") was already defined in `other`."""
+        key = f"cards.problem.duplicate_{kind}"
+        return cls(file=file, item=item, field="id", key=key, args={"id": item, "other": other})
+
     def message(self, locale: str = "ja") -> str:
         return t(self.key, locale, **self.args)
 
