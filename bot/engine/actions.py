@@ -104,7 +104,8 @@ class Summon(_Action):
     caster: str
 
 
-AdjustField = Literal["hp", "tapped", "def_turn", "ether", "resonance", "astral_rights"]
+AdjustField = Literal["hp", "tapped", "def_turn", "ether", "resonance", "astral_rights", "discard", "deck_top"]
+CARD_FIELDS = frozenset({"discard", "deck_top"})  # the fields that move cards, named in `cards`
 
 
 class Adjust(_Action):
@@ -112,6 +113,10 @@ class Adjust(_Action):
 
     `subject` is a unit uid (hp, tapped, def_turn), an aura uid (resonance) or a player id (ether,
     astral_rights). `value` is the new value; for `def_turn` it is the DEF change until the end phase.
+
+    Two fields move a player's own cards (subject: that player, who must be the one acting):
+    `discard` puts `value` copies of `cards[0]` from hand into the cemetery, face up; `deck_top`
+    puts the top `len(cards)` cards of the deck back in the order of `cards` (value: how many).
     """
 
     type: Literal["adjust"] = "adjust"
@@ -120,6 +125,7 @@ class Adjust(_Action):
     field: AdjustField
     value: int
     note: str = ""
+    cards: tuple[str, ...] = ()
 
 
 class Concede(_Action):

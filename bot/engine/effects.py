@@ -86,7 +86,8 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
     elif isinstance(effect, HealEffect):
         for unit in _units(ctx, src, effect.target):
             hp_after = min(unit.max_hp, unit.hp + effect.amount)
-            ctx.emit(ev.Healed(target=unit.uid, amount=hp_after - unit.hp, hp_after=hp_after))
+            if hp_after > unit.hp:  # a unit at full HP gets no "healed by 0" line
+                ctx.emit(ev.Healed(target=unit.uid, amount=hp_after - unit.hp, hp_after=hp_after))
     elif isinstance(effect, DrawEffect):
         draw_cards(ctx, _player(src, effect.player), effect.count)
     elif isinstance(effect, GainEtherEffect):

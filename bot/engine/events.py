@@ -287,6 +287,10 @@ class ManualEffect(_Event):
 
 
 class Adjusted(_Event):
+    """A manual adjustment. For `discard`, old/new are the hand sizes and `cards` the discarded cards
+    (now public); for `deck_top`, old/new are the count and `cards` the new top order (hidden: only
+    its owner may see it, like a shuffle's order)."""
+
     type: Literal["adjusted"] = "adjusted"
     seat: int
     subject: str
@@ -294,6 +298,7 @@ class Adjusted(_Event):
     old: int
     new: int
     note: str = ""
+    cards: tuple[str, ...] = ()
 
 
 class ResonanceRaised(_Event):

@@ -331,6 +331,14 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
             raise ValueError(f"event names unknown player {e.subject}")
         if e.field == "ether":
             w.player(s, seat).ether = e.new
+        elif e.field == "discard":
+            p = w.player(s, seat)
+            for card in e.cards:
+                p.hand.remove(card)
+                p.cemetery.append(card)
+        elif e.field == "deck_top":
+            p = w.player(s, seat)
+            p.deck[: len(e.cards)] = e.cards
         else:
             w.player(s, seat).astral_rights = e.new
 

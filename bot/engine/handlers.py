@@ -378,6 +378,11 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
     """A logged manual correction by any seated player (house rule on manual effects)."""
     state = ctx.state
     seat = seat_of(state, a.player)
+    if a.field in act.CARD_FIELDS:
+        _adjust_cards(ctx, seat, a)
+        return
+    if a.cards:
+        raise RuleViolation("engine.adjust_no_cards", field=a.field)
     old: int
     if a.field in _ADJUST_UNIT:
         unit = state.find_unit(a.subject)
@@ -420,6 +425,30 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
         unit = state.find_unit(a.subject)
         assert unit is not None
         knock_out(ctx, unit)
+
+
+def _adjust_cards(ctx: Ctx, seat: int, a: act.Adjust) -> None:
+    """Discard from hand / reorder the top of the deck: only a player's own hidden cards, by that player."""
+    state = ctx.state
+    owner = state.seat_of(a.subject)
+    if owner is None:
+        raise RuleViolation("engine.not_a_player", player=a.subject)
+    if owner != seat:
+        raise RuleViolation("engine.adjust_own_cards_only")
+    player = state.players[seat]
+    if a.field == "discard":
+        if len(a.cards) != 1:
+            raise RuleViolation("engine.discard_names_one_card")
+        card_in_hand(state, seat, a.cards[0])
+        _in_range(a.value, 1, player.hand.count(a.cards[0]))
+        old, new, cards = len(player.hand), len(player.hand) - a.value, a.cards * a.value
+    else:
+        _in_range(a.value, 1, len(player.deck))
+        top = player.deck[: a.value]
+        if len(a.cards) != a.value or sorted(a.cards) != sorted(top):
+            raise RuleViolation("engine.deck_top_same_cards", count=a.value)
+        old, new, cards = a.value, a.value, a.cards
+    ctx.emit(ev.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=new, note=a.note, cards=cards))
 
 
 def _in_range(value: int, low: int, high: int) -> None:

@@ -216,3 +216,17 @@ def test_the_rules_coverage_map_names_only_code_and_tests_that_exist() -> None:
         assert re.search(
             rf"(def|class) {re.escape(last)}\b|^\s*{re.escape(last)}\b|{re.escape(last)} =", source, re.M
         ), f"{module}:{function}"
+
+
+def test_a_heal_that_changes_nothing_leaves_no_line_in_the_log() -> None:
+    from bot.render.events import render_events
+
+    t = _main()
+    t.do(Adjust(player="alice", subject="p1.knight", field="hp", value=10))
+    pass_until(t, "end")  # sage's own turn-end heal found it at full HP
+    before = t.state
+    new = t.do(Cast(player="alice", card="dusk", caster="p1.sage"))  # heal 3 to all allies
+    healed = [(e.target, e.amount) for e in new if e.type == "healed"]
+    assert healed == [("p1.knight", 3)]  # sage and squire are at full HP: no event for them
+    lines = render_events(new, before, "ja")
+    assert any("HPが3回復" in line for line in lines) and not any("HPが0回復" in line for line in lines)
