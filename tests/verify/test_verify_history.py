@@ -56,9 +56,7 @@ def _types(service: TableService) -> list[str]:
     return [e.type for e in service.store.events(game.id)]
 
 
-async def test_a_rolled_back_roll_is_still_verified(
-    service: TableService, capsys: pytest.CaptureFixture[str]
-) -> None:
+async def test_a_rolled_back_roll_is_still_verified(service: TableService, capsys: pytest.CaptureFixture[str]) -> None:
     session = ConsoleSession(service, channel_id=CHANNEL, locale="en")
     lines = [line for line in DEMO.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     for line in lines:
