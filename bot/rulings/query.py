@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import kana_runs, to_katakana, tokens
+from bot.rulings.tokenize import function_spans, kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -41,6 +41,9 @@ class Vocabulary:
     synonyms: Mapping[str, tuple[str, ...]]  # Japanese word → corpus terms
     synonym_phrases: Mapping[str, tuple[str, ...]]  # Japanese word → the corpus wordings themselves
     lexicon: Lexicon
+    # Sudachi's normalised form of a one-word synonym → the synonym, so conjugated forms find it too
+    # (倒された → 倒す, 使える → 使う).
+    synonym_lemmas: Mapping[str, str] = field(default_factory=dict)
     english_keys_words: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
@@ -155,14 +158,19 @@ def _is_name(text: str, at: int) -> bool:
 
 def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:
     """Kana typed for a corpus word (まよけ → 魔除け, えーてる → エーテル, ダメーじ → ダメージ):
-    the longest katakana reading or spelling of a corpus term inside each kana run."""
+    the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
+    synonym already read and outside any one particle or auxiliary."""
+    grammar = function_spans(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
         i = 0
         while i < len(kata):
+            if start + i in covered:
+                i += 1
+                continue
             for j in range(len(kata), i + _MIN_KANA_READING - 1, -1):
                 found = vocab.by_reading.get(kata[i:j])
-                if found:
+                if found and not any(b <= start + i and start + j <= e for b, e in grammar):
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):
@@ -219,7 +227,14 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             weight *= PIECE_SHARE  # the known compound already carries the meaning
         owners = {covered.get(i) for i in range(token.begin, token.end)}
         unit = owners.pop() if len(owners) == 1 else None  # inside one synonym: an alternative of it
-        if token.term in vocab.df or unit is None:
+        synonym = vocab.synonym_lemmas.get(token.term) if unit is None else None
+        if synonym is not None:  # a conjugated synonym: its corpus words, and the word itself if known
+            for term in vocab.synonyms[synonym]:
+                plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=synonym)
+            plan.soft_literals.extend(vocab.synonym_phrases.get(synonym, ()))
+            if token.term in vocab.df:
+                plan.add(token.term, vocab, weight=weight, unit=synonym)
+        elif token.term in vocab.df or unit is None:
             plan.add(token.term, vocab, weight=weight, unit=unit)
     _english(text, vocab, plan)
     del plan.terms[MAX_TERMS:]

@@ -102,6 +102,7 @@ class Rulebook:
             english=english,
             english_phrases=phrases,
             synonyms={normalize(k): corpus_terms(v) for k, v in lexicon.synonyms.items()},
+            synonym_lemmas=_lemmas(lexicon),
             synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
             lexicon=lexicon,
         )
@@ -300,6 +301,16 @@ class Rulebook:
         for word in list(plan.unknown)[:limit]:
             close.extend(m for m in difflib.get_close_matches(word, pool, n=2, cutoff=0.6) if m not in close)
         return close[:limit]
+
+
+def _lemmas(lexicon: Lexicon) -> dict[str, str]:
+    """Sudachi's normalised form of each one-word synonym (使う, 倒す, 決める) → the synonym."""
+    out: dict[str, str] = {}
+    for key in lexicon.synonyms:
+        words = [t for t in tokens(lexicon.prepare(key)) if not t.piece]
+        if len(words) == 1:
+            out.setdefault(words[0].term, normalize(key))
+    return out
 
 
 def _same_rule(a: Passage, b: Passage) -> bool:

@@ -12,6 +12,7 @@ from sudachipy import Dictionary, Morpheme, SplitMode, Tokenizer
 
 # Parts of speech that carry meaning; particles, auxiliaries, symbols and interjections do not.
 _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞", "接尾辞"})
+_FUNCTION_POS = frozenset({"助詞", "助動詞"})
 _DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
@@ -98,6 +99,17 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
     token = Token(m.surface(), term, m.reading_form(), offset + m.begin(), offset + m.end())
     token.noun = pos in ("名詞", "接尾辞")
     return token
+
+
+def function_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of particles and auxiliaries (でしょう, から): kana inside one is grammar, not a
+    word typed in kana (the しょう of でしょう is no 章)."""
+    spans = []
+    for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
+        for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
+            if m.part_of_speech()[0] in _FUNCTION_POS:
+                spans.append((chunk_start + m.begin(), chunk_start + m.end()))
+    return spans
 
 
 def terms(text: str, symbols: Mapping[str, str] | None = None, stopwords: frozenset[str] = frozenset()) -> list[str]:

@@ -90,3 +90,16 @@ def test_every_term_reaches_fts5_quoted(rulebook: Rulebook, question: str) -> No
     match = fts_match(rulebook.plan(question))
     for part in filter(None, match.split(" OR ")):
         assert re.fullmatch(r'"(?:[^"]|"")*"', part), part
+
+
+def test_kana_inside_grammar_or_a_synonym_is_not_read_as_a_corpus_word(rulebook: Rulebook) -> None:
+    assert terms(rulebook, "チャージフェイズでは何をするのでしょうか。") == terms(
+        rulebook, "チャージフェイズでは何をするの"
+    )
+    assert "チャレンジ" not in terms(rulebook, "ちゃれんじゃー+2の効果")  # チャレンジャー is 果敢, a keyword of its own
+
+
+def test_conjugated_synonyms_find_their_corpus_words(rulebook: Rulebook) -> None:
+    plan = rulebook.plan("リーダーが倒されたら負け？")
+    assert "戦闘脱落" in "".join(plan.terms) and not plan.unknown
+    assert "決定" in terms(rulebook, "先攻はどうやって決めるの？")

@@ -125,7 +125,7 @@ def test_evaluation_set_quality_floor(eval_questions: list[dict[str, object]], r
     "question",
     [
         "魔除を持つキャラはクエストできる？",  # both are in the corpus, never in one passage
-        "Does Bodyguard protect a character?",  # a keyword of the lexicon the corpus never names
+        "Can a character with Evasive be challenged?",  # a keyword of the lexicon the corpus never names
         "Can Reckless characters quest?",  # a capitalised game word nobody knows
     ],
 )
