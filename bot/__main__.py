@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -35,6 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RefereeError as exc:
         print(exc.bilingual(), file=sys.stderr)
         return getattr(exc, "exit_code", 2)
+    except BrokenPipeError:
+        # `referee cards list | head`: the reader left; say nothing more and leave quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return code
 
 
