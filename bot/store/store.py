@@ -20,7 +20,7 @@ from bot.store.decks import Decks
 from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, VersionConflict
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
 from bot.store.rolls import Rolls, insert_rolls
-from bot.store.rows import as_dicts, as_records
+from bot.store.rows import as_records
 from bot.store.settings import SettingsTables
 
 _GAME_COLUMNS = (
@@ -28,7 +28,13 @@ _GAME_COLUMNS = (
     "created_at, updated_at, finished_at, table_id"
 )
 
-_RETURNED = _GAME_COLUMNS.replace(" state,", "")
+_UPDATE = (
+    "UPDATE games SET state = ?, version = version + 1, last_seq = last_seq + ?, "
+    "next_roll = COALESCE(?, next_roll), updated_at = ? "
+    "WHERE channel_id = ? AND status = 'active' AND version = ? RETURNING id, last_seq"
+)
+_UPDATE_FINISH = _UPDATE.replace("updated_at = ? ", "updated_at = ?, status = 'finished', finished_at = ?, result = ? ")
+_INSERT_EVENT = "INSERT INTO events (game_id, seq, version, actor, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
 class Store:
@@ -164,7 +170,7 @@ class Store:
             except sqlite3.IntegrityError as exc:
                 raise GameAlreadyRunning(channel=channel_id) from exc
             game = as_records(cur, GameRecord, what="games row")[0]
-            self._append(game.id, 0, 1, events, actor, now)
+            self._append(game.id, 1, 1, [(event_type(e), to_json(e)) for e in events], actor, now)
             insert_rolls(self.db, channel_id, game.id, rolls, now)
         return game
 
@@ -179,12 +185,16 @@ class Store:
         actor: int | None = None,
         next_roll: int | None = None,
         rolls: Sequence[NewRoll] = (),
+        loaded: GameRecord | None = None,
     ) -> GameRecord:
         """Write the new state and its events in one transaction, only if the stored version is
         `expected_version` (and the game is `game_id`, when given). Otherwise VersionConflict or
-        NoGame, and nothing is written. Returns the game as stored now (version + 1)."""
+        NoGame, and nothing is written. Returns the game as stored now (version + 1).
+
+        `loaded`, the record the new state was computed from (the service always has it), lets the
+        store build the returned record from it instead of reading the row back."""
         return self._write(
-            channel_id, new_state, events, expected_version, game_id, actor, next_roll, rolls, finish=None
+            channel_id, new_state, events, expected_version, game_id, actor, next_roll, rolls, None, loaded
         )
 
     def finish(
@@ -197,11 +207,12 @@ class Store:
         result: JsonLike | None = None,
         game_id: int | None = None,
         actor: int | None = None,
+        loaded: GameRecord | None = None,
     ) -> GameRecord:
         """Like commit, and archive the game in the same transaction: the channel is free for the next
         game; the finished one stays readable (log, replay, dice verification with its revealed seed)."""
         return self._write(
-            channel_id, final_state, events, expected_version, game_id, actor, None, (), finish=result or {}
+            channel_id, final_state, events, expected_version, game_id, actor, None, (), result or {}, loaded
         )
 
     # -- internals -------------------------------------------------------------------------------
@@ -217,34 +228,46 @@ class Store:
         next_roll: int | None,
         rolls: Sequence[NewRoll],
         finish: JsonLike | None,
+        loaded: GameRecord | None,
     ) -> GameRecord:
+        if loaded is not None and (loaded.channel_id, loaded.version) != (channel_id, expected_version):
+            raise ValueError("`loaded` must be the game and version being committed on")
+        if loaded is not None:
+            game_id = loaded.id
+        # Everything is serialised before the transaction opens, so it holds the write lock only for SQL.
         now = now_text()
-        finishing = finish is not None
-        sql = (
-            "UPDATE games SET state = ?, version = version + 1, last_seq = last_seq + ?, "
-            "next_roll = COALESCE(?, next_roll), updated_at = ?"
-            + (", status = 'finished', finished_at = ?, result = ?" if finishing else "")
-            + " WHERE channel_id = ? AND status = 'active' AND version = ?"
-            + (" AND id = ?" if game_id is not None else "")
-            + f" RETURNING {_RETURNED}"  # all but the state: we have its text already
-        )
         state_text = to_json(state)
+        result_text = None if finish is None else to_json(finish)
+        typed = [(event_type(e), to_json(e)) for e in events]
+        sql = _UPDATE_FINISH if finish is not None else _UPDATE
+        if game_id is not None:
+            sql = sql.replace("RETURNING", "AND id = ? RETURNING")
         params: list[Any] = [state_text, len(events), next_roll, now]
         if finish is not None:
-            params += [now, to_json(finish)]
+            params += [now, result_text]
         params += [channel_id, expected_version]
         if game_id is not None:
             params.append(game_id)
         with translated(self.path), self.db.atomic():
-            # The version check and the write are one statement: nothing can slip in between.
-            found = as_dicts(self.db.execute(sql, params))
-            if not found:
+            # The version check and the write are one statement: nothing can slip in between. Only the
+            # two numbers the events need come back: the rest is known already.
+            found = self.db.conn.execute(sql, params).fetchone()
+            if found is None:
                 self._refuse(channel_id, expected_version, game_id)
-            # The row we just wrote, of a game read (and validated) before: no need to validate again.
-            game = GameRecord.model_construct(state=state_text, **found[0])
-            self._append(game.id, game.last_seq - len(events), game.version, events, actor, now)
-            insert_rolls(self.db, channel_id, game.id, rolls, now)
-        return game
+            written_id, last_seq = found
+            first_seq = last_seq - len(events) + 1
+            self._append(written_id, first_seq, expected_version + 1, typed, actor, now)
+            insert_rolls(self.db, channel_id, written_id, rolls, now)
+            if loaded is None:  # a caller without the record it started from: read it, in this transaction
+                return self.game(written_id)
+        changes: dict[str, Any] = {"state": state_text, "version": expected_version + 1, "last_seq": last_seq}
+        changes["updated_at"] = now
+        if next_roll is not None:
+            changes["next_roll"] = next_roll
+        if finish is not None:
+            changes.update(status="finished", finished_at=now, result=result_text)
+        # The row as just written: the loaded record (validated when it was read) with what changed.
+        return loaded.model_copy(update=changes)
 
     def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> None:
         current = self.find(channel_id)
@@ -254,18 +277,14 @@ class Store:
         raise VersionConflict(channel=channel_id, expected=expected_version, found=found)
 
     def _append(
-        self, game_id: int, last_seq: int, version: int, events: Sequence[JsonLike], actor: int | None, now: str
+        self, game_id: int, first_seq: int, version: int, typed: list[tuple[str, str]], actor: int | None, now: str
     ) -> None:
-        if not events:
-            return
-        rows = [
-            (game_id, last_seq + i, version, actor, event_type(e), to_json(e), now)
-            for i, e in enumerate(events, start=1)
-        ]
-        self.db.conn.executemany(
-            "INSERT INTO events (game_id, seq, version, actor, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
+        """One executemany for all the events of a write (`typed`: their type and JSON text)."""
+        if typed:
+            self.db.conn.executemany(
+                _INSERT_EVENT,
+                [(game_id, first_seq + i, version, actor, kind, text, now) for i, (kind, text) in enumerate(typed)],
+            )
 
     def _one_game(self, where: str, params: tuple[Any, ...]) -> GameRecord | None:
         with translated(self.path):
