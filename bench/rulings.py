@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.rulings.index import ensure_index, write_rows  # noqa: E402
+from bot.rulings.index import Row, ensure_index, write_rows  # noqa: E402
 from bot.rulings.models import Kind, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
@@ -151,7 +151,7 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     lengths = [len(terms.split()) for (terms,) in real]
     rng = random.Random(seed)
     df: Counter[str] = Counter()
-    rows = []
+    rows: list[Row] = []
     for n in range(len(real) * (scale - 1)):
         body = [rng.choice(bag) for _ in range(rng.choice(lengths) or 1)]
         df.update(set(body))
