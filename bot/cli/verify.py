@@ -1,7 +1,8 @@
 """`referee verify`: recompute a fair table's rolls and shuffles from its revealed seed.
 
 referee verify --seed HEX --log FILE [--commitment HEX]    a JSON Lines roll log (bot/dice/verify.py)
-referee verify --channel ID [--db PATH] [--game ID]        a stored game, read straight from the database
+referee verify --channel ID [--db PATH] [--game ID] [--commitment HEX]
+                                                          a stored game, read straight from the database
 
 Exit status: 0 when every draw is reproduced (and the commitment matches), 1 on any mismatch, 2 when
 the input cannot be read or the game is still running (its seed is secret until it ends).
@@ -44,7 +45,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.channel is not None and args.seed is None and args.log is None:
-        return _verify_stored(args.db or settings.database_file, args.channel, args.game)
+        return _verify_stored(args.db or settings.database_file, args.channel, args.game, args.commitment)
     if args.channel is None and args.seed is not None and args.log is not None:
         return _verify_file(args.seed, args.log, args.commitment)
     raise DiceError("dice.verify.usage")
@@ -75,8 +76,9 @@ def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
     return 1 if failed else 0
 
 
-def _verify_stored(path: Path, channel_id: int, game_id: int | None) -> int:
-    """Every draw of a finished game: from its events (rolls and shuffles) and from the rolls table."""
+def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: str | None) -> int:
+    """Every draw of a finished game: from its events (rolls and shuffles) and from the rolls table.
+    `published` is the commitment the players saw at the start: without it the check trusts the file's."""
     from bot.service import TableService
     from bot.store import NoGame, Store
 
@@ -98,9 +100,10 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None) -> int:
         raise DiceError("dice.verify.no_seed", game=game.game_id)
     seed = bytes.fromhex(stored_seed)
     problems = 0
-    if not check_commitment(seed, game.commitment):
-        problems += 1
-        _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=game.commitment)
+    for expected in (game.commitment, published):
+        if expected is not None and not check_commitment(seed, expected):
+            problems += 1
+            _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=expected)
     logged = verify_log(seed, [json.dumps(d) for d in draws])
     for bad in logged.mismatches:
         problems += 1

@@ -191,3 +191,16 @@ def test_a_running_game_keeps_its_seed_secret(tmp_path: Path, capsys: pytest.Cap
     assert entries and all("shuffle" not in e for e in entries), "a running game's deck orders stay hidden"
     assert seed not in exported and seed not in out + err
     assert re.search(r"still running", out)
+
+
+def test_the_commitment_seen_at_the_start_is_checked_against_the_file(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file whose seed, commitment and rolls were all replaced together is consistent with itself;
+    the commitment the players saw at the start is what gives it away."""
+    _, commitment = _game(db)
+    assert _run(capsys, "verify", "--db", db, "--channel", CHANNEL, "--commitment", commitment)[0] == 0
+    other = hashlib.sha256(b"another seed").hexdigest()
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL, "--commitment", other)
+    assert code == 1
+    assert f"the published value is {other}" in err
