@@ -78,7 +78,7 @@ class QueryPlan:
             members = self.units.setdefault(unit or term, [])
             if term not in members:
                 members.append(term)
-        else:
+        elif counted:  # a card's words the corpus lacks are no gap in the question
             self.unknown[term] = max(self.unknown.get(term, 0.0), weight)
 
     @property
