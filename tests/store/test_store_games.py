@@ -132,3 +132,26 @@ def test_the_configured_database_is_created_where_the_settings_say(
     assert (tmp_path / "fresh" / "data" / "referee.sqlite3").is_file()
     with Store.open(settings.database_file) as store:
         assert store.load(CHANNEL).version == 1
+
+
+def test_a_commit_on_the_loaded_record_returns_the_row_exactly_as_stored(store: Store) -> None:
+    # The service hands the store the record it loaded, and the store builds the returned record from
+    # it instead of reading the row back: what it returns must be what a fresh read finds.
+    _start(store)
+    loaded = store.load(CHANNEL)
+    after = store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}, {"type": "B"}], 1, next_roll=4, loaded=loaded)
+    assert after == store.load(CHANNEL)
+    assert (after.version, after.last_seq, after.next_roll) == (2, 3, 4)
+    done = store.finish(CHANNEL, {"over": True}, [{"type": "End"}], 2, result={"winner": 1}, loaded=after)
+    assert done == store.game(after.id)
+    assert (done.status, done.last_seq, done.result) == ("finished", 4, '{"winner":1}')
+
+
+def test_a_stale_loaded_record_is_a_conflict_and_writes_nothing(store: Store) -> None:
+    game_id = _start(store)
+    stale = store.load(CHANNEL)
+    store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1, loaded=stale)
+    with pytest.raises(VersionConflict):
+        store.commit(CHANNEL, {"turn": 99}, [{"type": "B"}], 1, loaded=stale)
+    assert store.load(CHANNEL).state_dict() == {"turn": 1}
+    assert [e.type for e in store.events(game_id)] == ["GameStarted", "A"]
