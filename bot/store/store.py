@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from sqlite_utils import Database
 
@@ -31,7 +31,7 @@ _GAME_COLUMNS = (
 _UPDATE = (
     "UPDATE games SET state = ?, version = version + 1, last_seq = last_seq + ?, "
     "next_roll = COALESCE(?, next_roll), updated_at = ? "
-    "WHERE channel_id = ? AND status = 'active' AND version = ? RETURNING id, last_seq"
+    "WHERE channel_id = ? AND status = 'active' AND version = ?"
 )
 _UPDATE_FINISH = _UPDATE.replace("updated_at = ? ", "updated_at = ?, status = 'finished', finished_at = ?, result = ? ")
 _INSERT_EVENT = "INSERT INTO events (game_id, seq, version, actor, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -241,7 +241,9 @@ class Store:
         typed = [(event_type(e), to_json(e)) for e in events]
         sql = _UPDATE_FINISH if finish is not None else _UPDATE
         if game_id is not None:
-            sql = sql.replace("RETURNING", "AND id = ? RETURNING")
+            sql += " AND id = ?"
+        if loaded is None:
+            sql += " RETURNING id, last_seq"  # the numbers the events need (RETURNING costs ~8 µs)
         params: list[Any] = [state_text, len(events), next_roll, now]
         if finish is not None:
             params += [now, result_text]
@@ -249,9 +251,12 @@ class Store:
         if game_id is not None:
             params.append(game_id)
         with translated(self.path), self.db.atomic():
-            # The version check and the write are one statement: nothing can slip in between. Only the
-            # two numbers the events need come back: the rest is known already.
-            found = self.db.conn.execute(sql, params).fetchone()
+            # The version check and the write are one statement: nothing can slip in between.
+            cursor = self.db.conn.execute(sql, params)
+            if loaded is not None:  # the version matched, so the row was the loaded one until this write
+                found = (loaded.id, loaded.last_seq + len(events)) if cursor.rowcount == 1 else None
+            else:
+                found = cursor.fetchone()
             if found is None:
                 self._refuse(channel_id, expected_version, game_id)
             written_id, last_seq = found
@@ -269,7 +274,7 @@ class Store:
         # The row as just written: the loaded record (validated when it was read) with what changed.
         return loaded.model_copy(update=changes)
 
-    def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> None:
+    def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> NoReturn:
         current = self.find(channel_id)
         if current is None:
             raise NoGame(channel=channel_id)
