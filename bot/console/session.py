@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import TypeAdapter
 
@@ -36,18 +36,18 @@ from bot.engine import (
     Summon,
     UseSkill,
 )
-from bot.engine.actions import AdjustField
+from bot.engine.actions import CARD_FIELDS, AdjustField
 from bot.engine.targets import needs
 from bot.errors import RefereeError
 from bot.i18n import t
-from bot.render import Message, render_board, render_events, render_hand, render_log
+from bot.render import Message, render_board, render_deck_top, render_events, render_hand, render_log
 from bot.render.board import status_lines
 from bot.service import NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.store import NoGame
 from bot.store.history import TABLE_TYPES
 
 _EVENT: TypeAdapter[Any] = TypeAdapter(Event)
-ADJUST_FIELDS: tuple[str, ...] = ("hp", "tapped", "def_turn", "ether", "resonance", "astral_rights")
+ADJUST_FIELDS: tuple[str, ...] = get_args(AdjustField)  # whatever the engine takes, in its order
 
 # Options each command takes (the slash commands will take the same).
 OPTIONS: dict[str, tuple[str, ...]] = {
@@ -56,6 +56,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "game log": (),
     "game end": (),
     "hand": (),
+    "deck": ("top",),
     "charge": ("card", "target", "ally", "effect"),
     "pass": (),
     "next": (),
@@ -64,7 +65,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "block": ("blocker",),
     "noblock": (),
     "summon": ("card", "caster"),
-    "adjust": ("subject", "field", "value", "note"),
+    "adjust": ("subject", "field", "value", "note", "card", "cards"),
     "concede": (),
     "undo": (),
     "roll": (),
@@ -136,6 +137,7 @@ class ConsoleSession:
             "game log": self._log,
             "game end": self._end,
             "hand": self._hand,
+            "deck": self._deck,
             "charge": self._charge,
             "pass": self._pass,
             "next": self._pass,
@@ -183,13 +185,21 @@ class ConsoleSession:
         return [self._outcome(outcome, view.state)]
 
     async def _hand(self, line: ConsoleLine) -> list[Message]:
-        if line.actor is None:
-            raise ConsoleError("console.needs_actor", command="hand")
-        view = await self._view()
-        seat = view.state.seat_of(str(user_id(line.actor)))
-        if seat is None:
-            raise NotSeated()
+        view, seat = await self._own_seat(line)
         return [render_hand(view.state, seat, self.locale)]
+
+    async def _deck(self, line: ConsoleLine) -> list[Message]:
+        """The top cards of one's own deck, for a manual effect that lets its owner look (private).
+
+        The engine does not track which manual effect allows a look, so the players keep to the card
+        text, as with every manual effect; only the owner ever sees their own deck.
+        """
+        view, seat = await self._own_seat(line)
+        count = _int(_need(line, "top"), "top")
+        size = len(view.state.players[seat].deck)
+        if not 1 <= count <= size:
+            raise ConsoleError("console.bad_deck_top", count=count, size=size)
+        return [render_deck_top(view.state, seat, count, self.locale)]
 
     async def _undo(self, line: ConsoleLine) -> list[Message]:
         view = await self._view()
@@ -281,6 +291,10 @@ class ConsoleSession:
             field_name = _need(line, "field").lower()
             if field_name not in ADJUST_FIELDS:
                 raise ConsoleError("console.bad_adjust_field", fields=", ".join(ADJUST_FIELDS), value=field_name)
+            field_value: AdjustField = field_name  # type: ignore[assignment]  # checked against ADJUST_FIELDS
+            note = line.options.get("note", line.text)
+            if field_name in CARD_FIELDS:
+                return self._card_adjust(line, state, player, seat, field_value, note)
             subject_text = _need(line, "subject")
             if field_name in ("ether", "astral_rights"):
                 subject = str(user_id(subject_text))
@@ -291,11 +305,30 @@ class ConsoleSession:
                 value = int(_flag(value_text, "value"))
             else:
                 value = _int(value_text, "value")
-            note = line.options.get("note", line.text)
-            field_value: AdjustField = field_name  # type: ignore[assignment]  # checked against ADJUST_FIELDS
-            return Adjust(player=player, subject=subject, field=field_value, value=value, note=note)
+            # A card named on another field reaches the engine, which refuses it with its own words.
+            named = _names(line.options.get("card", "")) + _names(line.options.get("cards", ""))
+            cards = tuple(find_card(self.catalog, c) for c in named)
+            return Adjust(player=player, subject=subject, field=field_value, value=value, note=note, cards=cards)
 
         return await self._act(line, build)
+
+    def _card_adjust(
+        self, line: ConsoleLine, state: GameState, player: str, seat: int | None, field_value: AdjustField, note: str
+    ) -> Adjust:
+        """`discard` names one card (`card:`, `value:` copies, default 1); `deck_top` names the new order
+        of the top cards (`cards:a,b,c`, their count is the value). The subject is the actor's own seat."""
+        subject = str(user_id(line.options["subject"])) if "subject" in line.options else player
+        deck = list(state.players[seat].deck) if seat is not None else []
+        cards: tuple[str, ...]
+        if field_value == "discard":
+            cards = (find_card(self.catalog, _need(line, "card"), _hand(state, seat)),)
+            value = _int(line.options.get("value", "1"), "value")
+        else:
+            names = _names(_need(line, "cards"))
+            value = _int(line.options.get("value", str(len(names))), "value")
+            top = deck[: max(value, 0)]
+            cards = tuple(find_card(self.catalog, c, top) for c in names)
+        return Adjust(player=player, subject=subject, field=field_value, value=value, note=note, cards=cards)
 
     async def _concede(self, line: ConsoleLine) -> list[Message]:
         return await self._act(line, lambda state, player, seat: Concede(player=player))
@@ -307,6 +340,16 @@ class ConsoleSession:
         if view is None:
             raise ConsoleError("console.no_game")
         return view
+
+    async def _own_seat(self, line: ConsoleLine) -> tuple[TableView, int]:
+        """The seat of the named actor, for what only that player may see (a hand, their deck)."""
+        if line.actor is None:
+            raise ConsoleError("console.needs_actor", command=line.command)
+        view = await self._view()
+        seat = view.state.seat_of(str(user_id(line.actor)))
+        if seat is None:
+            raise NotSeated()
+        return view, seat
 
     def _actor(self, line: ConsoleLine, state: GameState) -> str:
         """The named actor, else the player who must act now."""
@@ -351,6 +394,11 @@ def _need(line: ConsoleLine, option: str) -> str:
     if value is None or not value.strip():
         raise ConsoleError("console.missing_option", command=line.command, option=option)
     return value
+
+
+def _names(text: str) -> list[str]:
+    """A list option: names separated by commas (`,` or `、`), blanks dropped."""
+    return [n.strip() for n in text.replace("、", ",").split(",") if n.strip()]
 
 
 def _int(text: str, option: str) -> int:

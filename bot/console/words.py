@@ -62,6 +62,12 @@ def action_line(state: GameState, action: Action) -> str:
         case Summon():
             card = state.cards[action.card].name
             return f"/summon card:{_quoted(card)} caster:{_quoted(unit_word(state, action.caster))}"
+        case Adjust(field="discard"):
+            card = _quoted(state.cards[action.cards[0]].name) if action.cards else ""
+            return f"/adjust field:discard card:{card} value:{action.value} {action.note}".rstrip()
+        case Adjust(field="deck_top"):
+            order = _quoted(",".join(state.cards[c].name for c in action.cards))
+            return f"/adjust field:deck_top cards:{order} {action.note}".rstrip()
         case Adjust():
             return f"/adjust subject:{action.subject} field:{action.field} value:{action.value} {action.note}".rstrip()
         case Concede():

@@ -5,11 +5,12 @@ Front ends only choose the last step: a Discord embed (cogs) or plain text (cons
     render_board(state, locale)              the public table
     render_events(events, before, locale)    the public log lines of what just happened
     render_hand(state, seat, locale)         one player's hand, marked private to them
+    render_deck_top(state, seat, n, locale)  the top n cards of their deck, private to them
 """
 
 from bot.render.board import option_lines, render_board
 from bot.render.events import render_events, render_log
-from bot.render.hand import render_hand
+from bot.render.hand import render_deck_top, render_hand
 from bot.render.message import Field, Message, to_text
 from bot.render.names import Names, card_label
 
@@ -20,6 +21,7 @@ __all__ = [
     "card_label",
     "option_lines",
     "render_board",
+    "render_deck_top",
     "render_events",
     "render_hand",
     "render_log",

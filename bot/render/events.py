@@ -3,11 +3,12 @@
 The events are folded onto a copy of the state they followed, so each line can name what was on the
 table at that moment (a follower that has just fallen) and say the totals after it (HP, ether, hand).
 Hidden information stays hidden: a draw says how many cards, never which; a shuffle says how many
-cards and its draw number, never the order.
+cards and its draw number, never the order; a manual reorder of the top of a deck, only how many.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -17,7 +18,7 @@ from bot.engine.fold import fold
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.render.message import Message
-from bot.render.names import Names
+from bot.render.names import Names, card_label
 
 Line = Callable[[Any, Names], str | None]
 
@@ -157,9 +158,34 @@ def _manual(e: ev.ManualEffect, n: Names) -> str:
 
 
 def _adjusted(e: ev.Adjusted, n: Names) -> str:
+    if e.field == "discard":
+        return _discarded(e, n)
+    if e.field == "deck_top":
+        return _reordered(e, n)
     subject = n.unit(e.subject) if "." in e.subject else n.player_by_user(e.subject)
     note = _l("adjust_note", n, note=e.note) if e.note else ""
     return _l("adjusted", n, player=n.player(e.seat), subject=subject, field=e.field, old=e.old, new=e.new, note=note)
+
+
+def _discarded(e: ev.Adjusted, n: Names) -> str:
+    """A discarded card is public from now on: name it (in English with its printed Japanese name too)."""
+    shown = []
+    for card_id, count in Counter(e.cards).items():
+        card = n.state.cards.get(card_id)
+        name = str(card.name) if card is not None else card_id
+        english = card_label(card, n.locale) if card is not None else card_id
+        label = _l("discard_card_en", n, name=name, english=english) if english != name else name
+        shown.append(label + (f" ×{count}" if count > 1 else ""))
+    hand = len(n.state.players[e.seat].hand)
+    note = _l("adjust_note", n, note=e.note) if e.note else ""
+    cards = t("render.list_joiner", n.locale).join(shown)
+    return _l("discarded", n, player=n.player(e.seat), cards=cards, hand=hand, note=note)
+
+
+def _reordered(e: ev.Adjusted, n: Names) -> str:
+    """The new order of the top of a deck is hidden like a shuffle's: the count only, never the cards."""
+    note = _l("adjust_note", n, note=e.note) if e.note else ""
+    return _l("reordered", n, player=n.player(e.seat), count=e.new, note=note)
 
 
 def _resonance(e: ev.ResonanceRaised, n: Names) -> str:

@@ -1,4 +1,5 @@
-"""A player's hand: private to that player (an ephemeral reply on Discord, a marked block in the console)."""
+"""A player's hidden cards, private to that player (an ephemeral reply on Discord, a marked block in the
+console): their hand, and the top of their deck when a manual effect lets them look."""
 
 from __future__ import annotations
 
@@ -40,4 +41,16 @@ def render_hand(state: GameState, seat: int, locale: str) -> Message:
     if not lines:
         lines.append(t("render.hand.empty", locale))
     title = t("render.hand.title", locale, player=player.name, count=len(player.hand))
+    return Message(title=title, lines=lines, private_to=player.name)
+
+
+def render_deck_top(state: GameState, seat: int, count: int, locale: str) -> Message:
+    """The top `count` cards of the player's deck, top first, and the line that puts them back reordered."""
+    names = Names(state, locale)
+    player = state.players[seat]
+    top = player.deck[:count]
+    lines = [t("render.deck.line", locale, place=i, name=names.card(c), id=c) for i, c in enumerate(top, 1)]
+    order = ",".join(state.cards[c].name for c in top)
+    lines.append(t("render.deck.reorder", locale, player=player.name, cards=order))
+    title = t("render.deck.title", locale, player=player.name, count=len(top), deck=len(player.deck))
     return Message(title=title, lines=lines, private_to=player.name)
