@@ -57,7 +57,7 @@ def test_a_reorder_says_only_how_many_cards_never_which_nor_their_order(table: T
 
 def test_the_whole_log_of_a_game_with_a_reorder_never_shows_the_deck(table: Table) -> None:
     state, start_events, rng = table
-    after, events, order = _reorder(state, rng, 5)
+    _, events, order = _reorder(state, rng, 5)
     log = "\n".join(to_text(render_log([*start_events, *events], locale)) for locale in ("ja", "en"))
     hidden = [c for c in order if c not in state.players[0].hand]
     assert hidden, "every card on top is also in the hand: the check would prove nothing"
