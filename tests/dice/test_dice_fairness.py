@@ -149,11 +149,14 @@ def test_a_log_with_one_face_changed_fails_at_that_roll() -> None:
 
 
 def test_a_changed_shuffle_or_a_reused_number_fails() -> None:
-    table = FairRandomness.generate("t")
+    # A fixed seed: with a random one the real shuffle of this deck (two equal cards) comes out
+    # looking unshuffled one time in twelve, and the forged "unshuffled" claim would then be true.
+    table = FairRandomness(b"a fixed seed for the forged shuffles", "t")
     log = play_a_game(table)
     entry = json.loads(log[-1])
     entry["order"][0], entry["order"][1] = entry["order"][1], entry["order"][0]
     deck = json.loads(log[-2])
+    assert deck["order"] != deck["shuffle"], "the seed must give a deck order that differs from the unshuffled one"
     deck["order"] = deck["shuffle"]  # claims the deck came out unshuffled
     report = verify_log(table.seed, [*log[:-2], json.dumps(deck), json.dumps(entry), log[5]])
     assert [(m.kind, m.number) for m in report.mismatches] == [("shuffle", 100), ("shuffle", 101), ("duplicate", 5)]
