@@ -81,11 +81,19 @@ class BadRollback(ServiceError):
     key = "store.service.bad_rollback"
 
 
+# Manual adjustments that move hidden cards: a discard shows a card from hand to everyone, and a
+# reorder of the deck's top follows a look at cards nobody else has seen.
+BARRIER_ADJUSTMENTS = frozenset({"discard", "deck_top"})
+
+
 def is_barrier(record: EventRecord) -> bool:
-    """Whether this logged event stops an undo: by its type, or because it used a numbered random draw."""
+    """Whether this logged event stops an undo: by its type, because it used a numbered random draw,
+    or because it revealed or rearranged hidden cards."""
     if record.type in BARRIER_TYPES:
         return True
     data = record.data_dict()
+    if record.type == "adjusted" and data.get("field") in BARRIER_ADJUSTMENTS:
+        return True
     return data.get("number") is not None
 
 
@@ -414,6 +422,8 @@ class TableService:
                 game_id=game.id,
                 actor=user_id,
                 loaded=game,
+                next_roll=next_roll,
+                rolls=_rolls(events, user_id, game.commitment),
             )
             self._cache.pop(game.id)
             seed = stored.seed.hex() if stored.seed is not None else None

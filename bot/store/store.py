@@ -208,11 +208,14 @@ class Store:
         game_id: int | None = None,
         actor: int | None = None,
         loaded: GameRecord | None = None,
+        next_roll: int | None = None,
+        rolls: Sequence[NewRoll] = (),
     ) -> GameRecord:
         """Like commit, and archive the game in the same transaction: the channel is free for the next
-        game; the finished one stays readable (log, replay, dice verification with its revealed seed)."""
+        game; the finished one stays readable (log, replay, dice verification with its revealed seed).
+        The rolls of the final action are filed like any other action's."""
         return self._write(
-            channel_id, final_state, events, expected_version, game_id, actor, None, (), result or {}, loaded
+            channel_id, final_state, events, expected_version, game_id, actor, next_roll, rolls, result or {}, loaded
         )
 
     # -- internals -------------------------------------------------------------------------------

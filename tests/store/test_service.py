@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Pass, RuleViolation
+from bot.engine import Adjust, Pass, RuleViolation
 from bot.service import (
     BadRollback,
     NothingToUndo,
@@ -137,6 +137,16 @@ async def test_nothing_is_undone_past_a_draw_a_shuffle_or_a_roll(table: TableSer
     with pytest.raises(UndoBarrier) as info:
         await table.undo(CH, actor)
     assert info.value.args_["event"] in {"cards_drawn", "deck_shuffled", "dice_rolled", "sephirot_checked"}
+    assert (await table.status(CH)).version == out.version
+
+
+async def test_a_discard_from_hand_shows_a_card_and_cannot_be_undone(table: TableService) -> None:
+    state = (await table.status(CH)).state
+    seat = next(p for p in state.players if p.id == str(AKI))
+    card = seat.hand[0]
+    out = await table.act(CH, AKI, Adjust(player=str(AKI), subject=str(AKI), field="discard", value=1, cards=(card,)))
+    with pytest.raises(UndoBarrier):
+        await table.undo(CH, AKI)
     assert (await table.status(CH)).version == out.version
 
 

@@ -204,3 +204,17 @@ def test_the_commitment_seen_at_the_start_is_checked_against_the_file(
     code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL, "--commitment", other)
     assert code == 1
     assert f"the published value is {other}" in err
+
+
+def test_every_roll_of_the_game_is_filed_including_the_one_that_ended_it(played: tuple[Path, str]) -> None:
+    # The demo ends on a damage roll: that last action's rolls must reach the rolls table too.
+    db, _ = played
+    logged = sorted(
+        json.loads(data)["number"]
+        for (data,) in _sql(db, "SELECT data FROM events WHERE type = 'dice_rolled'")
+        if json.loads(data).get("number") is not None
+    )
+    filed = sorted(n for (n,) in _sql(db, "SELECT number FROM rolls WHERE number IS NOT NULL"))
+    assert logged and filed == logged
+    (next_roll,) = _sql(db, "SELECT next_roll FROM games WHERE channel_id = ?", int(CHANNEL))[0]
+    assert next_roll == max(logged) + 1
