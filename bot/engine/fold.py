@@ -9,11 +9,14 @@ in place.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.catalog.cards import Arcastella, Follower
 from bot.engine import events as ev
 from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
+
+# A unit or an aura: what Writer._member hands out.
+_M = TypeVar("_M", Unit, Aura)
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -45,30 +48,24 @@ class Writer:
         return p
 
     def unit(self, s: GameState, uid: str) -> Unit:
-        for seat, p in enumerate(s.players):
-            for i, u in enumerate(p.units):
-                if u.uid != uid:
-                    continue
-                if self.fresh is None or id(u) in self.fresh:
-                    return u
-                u = u.clone()
-                self.player(s, seat).units[i] = u
-                self.fresh.add(id(u))
-                return u
-        raise ValueError(f"event names unknown unit {uid}")  # a corrupt log, never the engine
+        return self._member(s, uid, lambda p: p.units)
 
     def aura(self, s: GameState, uid: str) -> Aura:
+        return self._member(s, uid, lambda p: p.auras)
+
+    def _member(self, s: GameState, uid: str, zone: Callable[[PlayerState], list[_M]]) -> _M:
+        """The unit or aura `uid`, copied into a writable player the first time it is written."""
         for seat, p in enumerate(s.players):
-            for i, a in enumerate(p.auras):
-                if a.uid != uid:
+            for i, m in enumerate(zone(p)):
+                if m.uid != uid:
                     continue
-                if self.fresh is None or id(a) in self.fresh:
-                    return a
-                a = a.clone()
-                self.player(s, seat).auras[i] = a
-                self.fresh.add(id(a))
-                return a
-        raise ValueError(f"event names unknown aura {uid}")
+                if self.fresh is None or id(m) in self.fresh:
+                    return m
+                m = m.clone()
+                zone(self.player(s, seat))[i] = m
+                self.fresh.add(id(m))
+                return m
+        raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
 
 
 IN_PLACE = Writer(copy_on_write=False)
