@@ -166,7 +166,14 @@ class ConsoleSession:
         view = await self.current()
         if view is None:  # no running game: the last finished one, as it ended
             view = (await self.service.log(self.channel_id)).game
-        return [render_board(view.state, self.locale, commitment=view.commitment, revealed_seed=view.revealed_seed)]
+        shown = render_board(
+            view.state,
+            self.locale,
+            commitment=view.commitment,
+            revealed_seed=view.revealed_seed,
+            finished=not view.active,
+        )
+        return [shown]
 
     async def _log(self, line: ConsoleLine) -> list[Message]:
         log = await self.service.log(self.channel_id)
@@ -375,7 +382,7 @@ class ConsoleSession:
     def _outcome(self, outcome: Outcome, before: GameState | None) -> Message:
         """The public log lines of what happened, then who must act now (or how the game ended)."""
         lines = render_events(outcome.events, before, self.locale)
-        lines += ["→ " + s for s in status_lines(outcome.state, self.locale)]
+        lines += ["→ " + s for s in status_lines(outcome.state, self.locale, finished=outcome.finished)]
         # Fair dice: the hash of the secret seed is published as the game opens, the seed as it ends,
         # so anyone can check every roll and shuffle afterwards (referee verify).
         if before is None and outcome.commitment:

@@ -17,10 +17,16 @@ from bot.render.names import Names
 
 
 def render_board(
-    state: GameState, locale: str, *, commitment: str | None = None, revealed_seed: str | None = None
+    state: GameState,
+    locale: str,
+    *,
+    commitment: str | None = None,
+    revealed_seed: str | None = None,
+    finished: bool = False,
 ) -> Message:
+    """`finished`: the game is closed even if its state is not over (ended at the table, no winner)."""
     names = Names(state, locale)
-    lines = status_lines(state, locale)
+    lines = status_lines(state, locale, finished=finished)
     if commitment:
         lines.append(t("render.board.dice", locale, commitment=commitment))
     if revealed_seed:
@@ -31,12 +37,12 @@ def render_board(
     if state.continuing or state.def_mods:
         fields.append(_lasting_field(state, names))
     fields.append(Field(name=t("render.board.options", locale), value="\n".join(option_lines(state.options, locale))))
-    return Message(title=_title(state, names), lines=lines, fields=fields)
+    return Message(title=_title(state, names, finished), lines=lines, fields=fields)
 
 
-def _title(state: GameState, names: Names) -> str:
+def _title(state: GameState, names: Names, finished: bool) -> str:
     locale = names.locale
-    if state.over:
+    if state.over or finished:
         return t("render.board.title_over", locale)
     if not state.started:
         return t("render.board.title_setup", locale)
@@ -44,9 +50,12 @@ def _title(state: GameState, names: Names) -> str:
     return t("render.board.title", locale, turn=state.turn, player=names.player(state.turn_player), phase=phase)
 
 
-def status_lines(state: GameState, locale: str) -> list[str]:
-    """Who must act now, or how the game ended: the line a player looks for first."""
+def status_lines(state: GameState, locale: str, *, finished: bool = False) -> list[str]:
+    """Who must act now, or how the game ended: the line a player looks for first. A game ended at
+    the table (`finished`) keeps the state it stopped in, but nobody is to act any more."""
     names = Names(state, locale)
+    if finished and not state.over:
+        return [t("render.board.no_winner", locale)]
     if state.over:
         if state.winner is None:
             return [t("render.board.no_winner", locale)]

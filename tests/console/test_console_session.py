@@ -128,6 +128,10 @@ async def test_game_end_needs_a_seated_player_and_has_no_winner(session: Console
     assert "Only a moderator" in refusal(await session.run("carol: /game end"))
     shown = text(await session.run("bob: /game end we ran out of time"))
     assert "The game was ended by bob without a winner. Reason: we ran out of time" in shown
+    # Nobody is to act in a closed game, though its state stopped mid-phase.
+    assert "To act" not in shown and "The game ended without a winner." in shown
+    final = text(await session.run("/game status"))
+    assert "Game over" in final and "To act" not in final and "The game ended without a winner." in final
 
 
 async def test_roll_is_public_and_filed_in_the_channel_dice_log(session: ConsoleSession) -> None:
