@@ -10,9 +10,10 @@ GameOptions under its own name, written as `/game status` shows it (on/off, none
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from bot.catalog import Catalog, normalize_name
 from bot.console.resolve import ConsoleError, find_card
@@ -55,8 +56,20 @@ def table_options(raw: dict[str, str]) -> GameOptions:
     except ValidationError as exc:
         error = exc.errors()[0]
         key = str(error["loc"][0]) if error["loc"] else "?"
-        hint = fields[key].description if key in fields else ""
-        raise ConsoleError("console.bad_option", key=key, value=raw.get(key, ""), hint=hint or "") from None
+        accepted = _accepted(fields[key]) if key in fields else "-"
+        raise ConsoleError("console.bad_option", key=key, value=raw.get(key, ""), accepted=accepted) from None
+
+
+def _accepted(info: FieldInfo) -> str:
+    """The values an option takes, written as the line takes them (read off the model, so never stale)."""
+    if info.annotation is bool:
+        return "on, off"
+    if get_origin(info.annotation) is Literal:
+        return ", ".join(str(v) for v in get_args(info.annotation))
+    low = next((m.ge for m in info.metadata if hasattr(m, "ge")), "…")
+    high = next((m.le for m in info.metadata if hasattr(m, "le")), "…")
+    span = f"{low}-{high}"
+    return f"{span}, none" if type(None) in get_args(info.annotation) else span
 
 
 def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tuple[StartGame, list[str]]:

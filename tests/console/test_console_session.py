@@ -164,7 +164,9 @@ async def test_bad_start_lines_explain_what_is_wrong(session: ConsoleSession) ->
         await session.run("alice: /game start players:alice,bob decks:solar-vanguard,nope")
     )
     assert "There is no table option mana" in refusal(await session.run(START + " mana:3"))
-    assert "ether_cap:0 is not valid" in refusal(await session.run(START + " ether_cap:0"))
+    assert "ether_cap:0 is not valid; it takes 1-99, none." in refusal(await session.run(START + " ether_cap:0"))
+    assert "使える値: rebuild, lose, stop" in refusal(await session.run(START + " deck_out:maybe"))
+    assert "it takes on, off." in refusal(await session.run(START + " charge_rejoin:2"))
     assert "first: must be one of the players" in refusal(
         await session.run("alice: /game start players:alice,bob decks:solar-vanguard,tidal-veil first:zed")
     )
