@@ -84,7 +84,7 @@ def parse_line(line: str) -> ConsoleLine | None:
         elif m.group(2):
             options[m.group(1)] = m.group(2)
         else:
-            pending = m.group(1)  # `card: "炎の矢"` or `card:「炎の矢」`: the value is the next token
+            pending = m.group(1)  # `card: "火花の矢"` or `card:「火花の矢」`: the value is the next token
     if pending is not None:
         raise ConsoleLineError(line=line)
     return ConsoleLine(actor=actor, command=command, options=options, text=" ".join(free))
