@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Sequence
@@ -38,6 +39,12 @@ SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English w
 # Tooltip definitions are glosses: behind the rules unless the question names the defined term.
 DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
+# An unknown word is offered a corpus word only when it reads as a typo of it: one wrong letter in a
+# four-letter word (drow → draw, ダメーズ → ダメージ) passes, a different word of shared letters
+# (near → heart, rush → rules, table → dale) does not.
+TYPO_CUTOFF = 0.75
+MIN_TYPO_CHARS = 3
+_LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,11 @@ class Rulebook:
             synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
             lexicon=lexicon,
         )
+        # What an unknown word may be a typo of: English words the lexicon translates, or corpus terms
+        # of the same script (a Latin typo never suggests a Japanese term, nor the reverse).
+        words = [t for t in df if len(t) > 1] + [key for key in english if " " not in key]
+        self._latin_pool = sorted({w for w in words if _LATIN.match(w)})
+        self._other_pool = sorted({w for w in words if not _LATIN.match(w)})
 
     @classmethod
     def open(cls, data_dir: Path, rules_dir: Path) -> Rulebook:
@@ -291,16 +303,16 @@ class Rulebook:
                 plan.soft_literals.append(literal)
 
     def closest_terms(self, plan: QueryPlan, limit: int = 8) -> list[str]:
-        """Terms of the question the corpus knows, rarest first; else corpus words close to the unknown ones."""
-        own = dict.fromkeys(t for members in plan.units.values() for t in members)
-        known = sorted(own, key=lambda t: self.vocab.df.get(t, 0))[:limit]
-        if known:
-            return known
-        pool = [t for t, df in self.vocab.df.items() if len(t) > 1]
+        """Likely meant words for the question's unknown ones (typos: ダメーズ → ダメージ, drow → draw),
+        then the question's own words the corpus knows, rarest first."""
         close: list[str] = []
         for word in list(plan.unknown)[:limit]:
-            close.extend(m for m in difflib.get_close_matches(word, pool, n=2, cutoff=0.6) if m not in close)
-        return close[:limit]
+            if len(word) < MIN_TYPO_CHARS:
+                continue
+            pool = self._latin_pool if _LATIN.match(word) else self._other_pool
+            close.extend(m for m in difflib.get_close_matches(word, pool, n=2, cutoff=TYPO_CUTOFF) if m not in close)
+        own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
+        return [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))][:limit]
 
 
 def _lemmas(lexicon: Lexicon) -> dict[str, str]:

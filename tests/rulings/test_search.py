@@ -142,3 +142,18 @@ def test_game_terms_one_passage_names_together_still_answer(rulebook: Rulebook) 
 
 def test_english_names_the_corpus_quotes_are_found(rulebook: Rulebook) -> None:
     assert f"{JUDGE}/06/10" in top_ids(rulebook, "Forever Strong")
+
+
+@pytest.mark.parametrize("question", ['AND NEAR "*', "NEAR(", "'; DROP TABLE passages; --", "Rush"])
+def test_words_that_merely_share_letters_are_not_offered(rulebook: Rulebook, question: str) -> None:
+    """An abstention offers no corpus word for FTS operators, SQL or an unknown keyword (near is no heart)."""
+    answer = rulebook.search(question)
+    assert not answer.answered
+    assert answer.closest_terms == []
+
+
+@pytest.mark.parametrize(("question", "meant"), [("ダメーズ計算", "ダメージ"), ("アルカステル", "アルカステラ")])
+def test_a_typo_is_offered_the_word_it_misspells(rulebook: Rulebook, question: str, meant: str) -> None:
+    answer = rulebook.search(question)
+    assert not answer.answered
+    assert answer.closest_terms[0] == meant
