@@ -16,12 +16,13 @@ from bot.i18n import catalog, normalize_locale
 DISCORD_LIMIT = 2000
 _SHOWN_OPERATOR = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
 Words = dict[str, str]
-_MARKDOWN = re.compile(r"([\\*_~`|>])")
+_MARKDOWN = re.compile(r"([\\*_~`|>\[\]])")
+_NO_PING = "@\u200b"  # a zero-width space after "@": @everyone, @here and <@id> read the same and ping nobody
 
 
-def escape_markdown(text: str) -> str:
-    """A label is the player's text: shown as written, never as formatting."""
-    return _MARKDOWN.sub(r"\\\1", text)
+def shown_label(text: str) -> str:
+    """A label is the player's text: shown as written, never as formatting, a link or a mention."""
+    return _MARKDOWN.sub(r"\\\1", text).replace("@", _NO_PING)
 
 
 def _face(face: int, sides: int, dropped: bool) -> str:
@@ -63,7 +64,7 @@ def render(result: RollResult, locale: str | None = "ja") -> str:
     plan = parse(result.normalized)
     expression = f"`{result.normalized}`"
     if result.label:
-        header = words["dice.render.header_label"].format(label=escape_markdown(result.label), expression=expression)
+        header = words["dice.render.header_label"].format(label=shown_label(result.label), expression=expression)
     else:
         header = words["dice.render.header"].format(expression=expression)
     if result.number is not None:

@@ -38,6 +38,20 @@ def test_a_label_cannot_inject_formatting() -> None:
     assert "太字\\*\\*強調\\*\\*\\_斜体\\_" in text
 
 
+def test_a_label_cannot_ping_or_link() -> None:
+    # Full-width ＠ is NFKC-read as @ too; the label still reads the same, with a zero-width space.
+    text = render(roll("1d6 @everyone ＠here <@123> [公式](https://example.com)"), "en")
+    header = text.splitlines()[0]
+    for ping in ("@everyone", "@here", "<@123"):
+        assert ping not in header
+    assert "](" not in header.replace("\\](", "")
+    assert (
+        header.replace("\u200b", "")
+        .replace("\\", "")
+        .startswith("🎲 @everyone @here <@123> [公式](https://example.com)")
+    )
+
+
 def test_long_breakdowns_fall_back_to_a_short_form_within_2000_characters() -> None:
     # 200 dice at their maximum, 199 of them dropped: the full breakdown would be about 2,800 characters.
     result = roll("200d1000kl1 " + "長" * 180, Scripted([1000] * 200))
