@@ -5,10 +5,12 @@ from bot.store.errors import (
     DatabaseBusy,
     DatabaseUnusable,
     GameAlreadyRunning,
+    IdOutOfRange,
     NoDeck,
     NoGame,
     SchemaTooNew,
     StoreError,
+    UnknownGame,
     VersionConflict,
 )
 from bot.store.records import (
@@ -34,6 +36,7 @@ __all__ = [
     "GameAlreadyRunning",
     "GameRecord",
     "GuildSettingsRecord",
+    "IdOutOfRange",
     "JsonLike",
     "NewRoll",
     "NoDeck",
@@ -43,5 +46,6 @@ __all__ = [
     "SchemaTooNew",
     "Store",
     "StoreError",
+    "UnknownGame",
     "VersionConflict",
 ]

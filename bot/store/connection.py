@@ -10,7 +10,7 @@ from typing import Literal
 
 from sqlite_utils import Database
 
-from bot.store.errors import DatabaseBusy, DatabaseUnusable, StoreError
+from bot.store.errors import DatabaseBusy, DatabaseUnusable, IdOutOfRange, StoreError
 from bot.store.migrations import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -30,6 +30,8 @@ def open_database(
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    except OverflowError as exc:  # sqlite3 refuses an int it cannot store; typed ids reach here
+        raise IdOutOfRange(limit=2**63 - 1) from exc
     try:
         # One connection, used by one thread at a time (the service funnels it through its worker).
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, check_same_thread=False)
@@ -70,6 +72,8 @@ def translated(path: Path) -> Iterator[None]:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     except OSError as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    except OverflowError as exc:  # sqlite3 refuses an int it cannot store; typed ids reach here
+        raise IdOutOfRange(limit=2**63 - 1) from exc
 
 
 def _reason(exc: BaseException) -> str:

@@ -18,9 +18,21 @@ class VersionConflict(StoreError):
 
 
 class NoGame(StoreError):
-    """The channel has no running game (or the game id is unknown)."""
+    """The channel has no running game."""
 
     key = "store.no_game"
+
+
+class UnknownGame(NoGame):
+    """No game, running or finished, has this id."""
+
+    key = "store.unknown_game"
+
+
+class IdOutOfRange(StoreError):
+    """A channel, game or user id beyond SQLite's 64-bit integers: no row can have it."""
+
+    key = "store.id_out_of_range"
 
 
 class GameAlreadyRunning(StoreError):

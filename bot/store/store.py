@@ -17,7 +17,7 @@ from sqlite_utils import Database
 
 from bot.store.connection import BUSY_TIMEOUT_MS, open_database, translated
 from bot.store.decks import Decks
-from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, VersionConflict
+from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
 from bot.store.rolls import Rolls, insert_rolls
 from bot.store.rows import as_records
@@ -98,7 +98,7 @@ class Store:
         """Any game, running or finished, by its id."""
         game = self._one_game("id = ?", (game_id,))
         if game is None:
-            raise NoGame(channel=f"#{game_id}")
+            raise UnknownGame(game=game_id)
         return game
 
     def latest(self, channel_id: int) -> GameRecord:
