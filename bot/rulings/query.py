@@ -123,6 +123,9 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     for term in vocab.english[key]:
                         plan.add(term, vocab, unit=f"en:{key}")
                     break
+                if n > 1 and key in vocab.df:  # a name the corpus writes in English (Mickey Mouse)
+                    plan.add(key, vocab)
+                    break
             else:
                 continue
             i += n

@@ -157,3 +157,8 @@ def test_a_typo_is_offered_the_word_it_misspells(rulebook: Rulebook, question: s
     answer = rulebook.search(question)
     assert not answer.answered
     assert answer.closest_terms[0] == meant
+
+
+def test_a_card_the_corpus_names_in_english_is_no_unknown_word(rulebook: Rulebook) -> None:
+    """Mickey Mouse is one corpus term: its two words are not unknown capitalised names to abstain on."""
+    assert f"{JUDGE}/08/08" in top_ids(rulebook, "Does Mickey Mouse – Bob Cratchit need another character?")
