@@ -16,7 +16,7 @@ from typing import Any, get_args
 from pydantic import TypeAdapter
 
 from bot.catalog import Catalog, normalize_name
-from bot.console.lines import ConsoleLine, parse_line
+from bot.console.lines import OFF_WORDS, ON_WORDS, ConsoleLine, parse_line, split_names
 from bot.console.resolve import ConsoleError, Side, find_card, find_skill, find_unit
 from bot.console.start import build_start
 from bot.console.words import action_line
@@ -313,7 +313,7 @@ class ConsoleSession:
             else:
                 value = _int(value_text, "value")
             # A card named on another field reaches the engine, which refuses it with its own words.
-            named = _names(line.options.get("card", "")) + _names(line.options.get("cards", ""))
+            named = split_names(line.options.get("card", "")) + split_names(line.options.get("cards", ""))
             cards = tuple(find_card(self.catalog, c) for c in named)
             return Adjust(player=player, subject=subject, field=field_value, value=value, note=note, cards=cards)
 
@@ -331,7 +331,7 @@ class ConsoleSession:
             cards = (find_card(self.catalog, _need(line, "card"), _hand(state, seat)),)
             value = _int(line.options.get("value", "1"), "value")
         else:
-            names = _names(_need(line, "cards"))
+            names = split_names(_need(line, "cards"))
             value = _int(line.options.get("value", str(len(names))), "value")
             top = deck[: max(value, 0)]
             cards = tuple(find_card(self.catalog, c, top) for c in names)
@@ -403,11 +403,6 @@ def _need(line: ConsoleLine, option: str) -> str:
     return value
 
 
-def _names(text: str) -> list[str]:
-    """A list option: names separated by commas (`,` or `、`), blanks dropped."""
-    return [n.strip() for n in text.replace("、", ",").split(",") if n.strip()]
-
-
 def _int(text: str, option: str) -> int:
     try:
         return int(text.strip())
@@ -417,8 +412,8 @@ def _int(text: str, option: str) -> int:
 
 def _flag(text: str, option: str) -> bool:
     lowered = text.strip().lower()
-    if lowered in ("on", "yes", "true", "1"):
+    if lowered in ON_WORDS:
         return True
-    if lowered in ("off", "no", "false", "0"):
+    if lowered in OFF_WORDS:
         return False
     raise ConsoleError("console.bad_flag", option=option, value=text)

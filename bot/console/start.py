@@ -16,25 +16,20 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from bot.catalog import Catalog, normalize_name
+from bot.console.lines import OFF_WORDS, ON_WORDS, split_names
 from bot.console.resolve import ConsoleError, find_card
 from bot.engine import GameOptions, StartGame, start_action
 
 START_KEYS = ("players", "decks", "first", "leaders")
-_TRUE = {"on", "yes", "true", "1"}
-_FALSE = {"off", "no", "false", "0"}
-
-
-def _names(text: str) -> list[str]:
-    return [part.strip() for part in text.replace("、", ",").split(",") if part.strip()]
 
 
 def _option_value(text: str) -> Any:
     lowered = text.strip().lower()
     if lowered == "none":
         return None
-    if lowered in _TRUE:
+    if lowered in ON_WORDS:
         return True
-    if lowered in _FALSE:
+    if lowered in OFF_WORDS:
         return False
     if lowered.lstrip("-").isdigit():
         return int(lowered)
@@ -74,12 +69,12 @@ def _accepted(info: FieldInfo) -> str:
 
 def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tuple[StartGame, list[str]]:
     """The StartGame action and the seated names, in seat order. `user_id(name)` gives a seat's id."""
-    players = _names(options.get("players", ""))
+    players = split_names(options.get("players", ""))
     if len(players) != 2:
         raise ConsoleError("console.players_count", count=len(players))
     if normalize_name(players[0]) == normalize_name(players[1]):
         raise ConsoleError("console.same_player", name=players[0])
-    decks = _names(options.get("decks", ""))
+    decks = split_names(options.get("decks", ""))
     if len(decks) != 2:
         raise ConsoleError("console.decks_count", count=len(decks))
     for deck in decks:
@@ -87,7 +82,7 @@ def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tupl
             raise ConsoleError("console.unknown_deck", name=deck, decks=", ".join(catalog.decks))
     leaders: dict[str, str] = {}
     if "leaders" in options:
-        named = _names(options["leaders"])
+        named = split_names(options["leaders"])
         if len(named) != 2:
             raise ConsoleError("console.leaders_count", count=len(named))
         leaders = {str(user_id(p)): find_card(catalog, n) for p, n in zip(players, named, strict=True)}
