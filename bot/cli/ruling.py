@@ -25,6 +25,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("question", nargs="?", default="", metavar="QUESTION", help="質問 / the question (ja or en)")
     parser.add_argument("--json", action="store_true", help="JSON で出力 / print one JSON object")
+    parser.add_argument("--locale", choices=("ja", "en"), default=None, help="表示言語 / display language")
     parser.add_argument("-k", type=int, default=3, help=f"表示する件数 1-{MAX_K} / how many results (default 3)")
     parser.add_argument("--game", default=None, help="ゲームで絞り込む / only this game (horizonnotes, lorcana)")
     parser.add_argument(
@@ -42,9 +43,9 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=ruling)
 
 
-def _check(settings: Settings) -> int:
+def _check(args: argparse.Namespace, settings: Settings) -> int:
     documents, _ = load_corpus(data_folder("rules", settings.rules_dir))
-    locale = settings.default_locale
+    locale = args.locale or settings.default_locale
     unplaced = [u for d in documents for u in d.unplaced]
     counts = {
         "documents": len(documents),
@@ -62,7 +63,7 @@ def _check(settings: Settings) -> int:
 
 def ruling(args: argparse.Namespace, settings: Settings) -> int:
     if args.check:
-        return _check(settings)
+        return _check(args, settings)
     question = str(args.question)
     if not question.strip():
         raise RulingsError("rulings.empty_question")
@@ -77,5 +78,5 @@ def ruling(args: argparse.Namespace, settings: Settings) -> int:
         answer = rulebook.search(question, k=args.k, game=args.game, cards=cards)
     finally:
         rulebook.close()
-    print(answer_json(answer) if args.json else render_answer(answer, settings.default_locale))
+    print(answer_json(answer) if args.json else render_answer(answer, args.locale or settings.default_locale))
     return 0

@@ -47,7 +47,8 @@ def render_answer(answer: Answer, locale: str = "ja") -> str:
     if not answer.answered:
         lines.append(t("rulings.not_found", locale))
         if answer.closest_terms:
-            lines.append(t("rulings.closest_terms", locale, terms="、".join(answer.closest_terms)))
+            terms = t("rulings.term_separator", locale).join(answer.closest_terms)
+            lines.append(t("rulings.closest_terms", locale, terms=terms))
         else:
             lines.append(t("rulings.no_terms", locale))
         return "\n".join(lines)

@@ -53,6 +53,17 @@ def test_not_found_says_so_with_known_terms(cli_data_dir: Path, capsys: pytest.C
     assert json.loads(out)["answered"] is False and json.loads(out)["hits"] == []
 
 
+def test_locale_option_answers_in_english(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "新しいデッキの値段と大会の日程", "--locale", "en")
+    assert code == 0
+    assert out.splitlines() == [
+        "Nothing in the corpus speaks to this question.",
+        "Closest terms the corpus knows: 新しい, デッキ",
+    ]
+    _, out, _ = run(capsys, "DEF", "--locale", "en", "-k", "1")
+    assert "\n    Source: HorizonNotes rules" in out and "出典" not in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
