@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from bot.errors import RefereeError
 from bot.settings import Settings
 
 
@@ -54,10 +55,25 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     locale = args.locale or settings.default_locale
+    # Read the script before any database is opened, so a bad path changes and creates nothing.
+    script = read_script(args.script) if args.script is not None else None
     if args.db is not None:
-        return asyncio.run(_play(args, settings, args.db, locale))
+        return asyncio.run(_play(args, settings, args.db, locale, script))
     with tempfile.TemporaryDirectory(prefix="referee-console-") as folder:
-        return asyncio.run(_play(args, settings, Path(folder) / "console.sqlite3", locale))
+        return asyncio.run(_play(args, settings, Path(folder) / "console.sqlite3", locale, script))
+
+
+def read_script(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ScriptUnreadable(path=str(path), reason=exc.strerror or type(exc).__name__) from None
+    except UnicodeDecodeError:
+        raise ScriptUnreadable(path=str(path), reason="not UTF-8") from None
+
+
+class ScriptUnreadable(RefereeError):
+    key = "console.script_unreadable"
 
 
 def seeded(seed: int, channel_id: int, games_before: Callable[[], int]) -> Callable[[], bytes]:
@@ -71,7 +87,7 @@ def console_table_id(channel_id: int) -> str:
     return f"console-{channel_id}"
 
 
-async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: str) -> int:
+async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: str, script: list[str] | None) -> int:
     from bot.catalog import load_catalog
     from bot.console.session import ConsoleSession
     from bot.console.transcript import final_json, format_reply, play_lines, write_json
@@ -100,9 +116,8 @@ async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: 
             view = await session.current()
             if view is not None:
                 out(format_reply(await session.run("/game status"), locale))
-            if args.script is not None:
-                lines: Iterator[str] = iter(args.script.read_text(encoding="utf-8").splitlines())
-                code = await play_lines(session, lines, out, strict=args.strict)
+            if script is not None:
+                code = await play_lines(session, iter(script), out, strict=args.strict)
             elif sys.stdin.isatty():
                 code = await play_lines(session, _prompt(), out, echo=False, strict=args.strict)
             else:

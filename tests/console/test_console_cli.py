@@ -128,3 +128,16 @@ def test_piped_stdin_is_played_like_a_script(
     code, out, _ = _console(capsys, "--seed", "2")
     assert code == 0
     assert f"> {START}" in out and "Turn 1 · alice's turn · Charge phase" in out
+
+
+def test_a_missing_or_non_utf8_script_is_refused_before_any_table_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "table.sqlite3"
+    code, _, err = _console(capsys, "--db", db, "--script", tmp_path / "nope.txt")
+    assert code == 2 and "The script" in err and "cannot be read" in err and "台本" in err
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(START.encode("utf-8").replace(b"alice", b"al\xefce"))
+    code, _, err = _console(capsys, "--db", db, "--script", latin)
+    assert code == 2 and "not UTF-8" in err
+    assert not db.exists()
