@@ -304,7 +304,7 @@ class ConsoleSession:
                 return self._card_adjust(line, state, player, seat, field_value, note)
             subject_text = _need(line, "subject")
             if field_name in ("ether", "astral_rights"):
-                subject = str(user_id(subject_text))
+                subject = _seated(state, subject_text)
             else:
                 subject = find_unit(state, subject_text, seat, "any", auras=field_name == "resonance")
             value_text = _need(line, "value")
@@ -324,7 +324,7 @@ class ConsoleSession:
     ) -> Adjust:
         """`discard` names one card (`card:`, `value:` copies, default 1); `deck_top` names the new order
         of the top cards (`cards:a,b,c`, their count is the value). The subject is the actor's own seat."""
-        subject = str(user_id(line.options["subject"])) if "subject" in line.options else player
+        subject = _seated(state, line.options["subject"]) if "subject" in line.options else player
         deck = list(state.players[seat].deck) if seat is not None else []
         cards: tuple[str, ...]
         if field_value == "discard":
@@ -390,6 +390,15 @@ class ConsoleSession:
         if outcome.revealed_seed:
             lines.append(t("render.board.seed", self.locale, seed=outcome.revealed_seed))
         return Message(lines=lines)
+
+
+def _seated(state: GameState, name: str) -> str:
+    """The player id of a seated name; a name not at the table is refused by that name."""
+    player = str(user_id(name))
+    if state.seat_of(player) is None:
+        seated = ", ".join(p.name for p in state.players)
+        raise ConsoleError("console.unknown_player", name=name.strip(), players=seated)
+    return player
 
 
 def _hand(state: GameState, seat: int | None) -> list[str]:

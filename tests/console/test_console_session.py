@@ -100,6 +100,9 @@ async def test_adjust_ether_of_a_player_and_tapped_of_a_unit(session: ConsoleSes
     shown = text(await session.run("bob: /adjust subject:Sei field:tapped value:on"))
     assert "Sei of the Mist(bob) tapped: 0 → 1" in shown
     assert "field: must be one of" in refusal(await session.run("bob: /adjust subject:bob field:mana value:1"))
+    # A name not at the table is refused by that name (not by the id the console made of it).
+    shown = refusal(await session.run("bob: /adjust subject:carol field:ether value:3"))
+    assert "“carol” is not a player at this table. Players: alice, bob." in shown
 
 
 async def test_undo_only_by_the_player_who_acted(session: ConsoleSession) -> None:
