@@ -38,6 +38,10 @@ LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when 
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions are glosses: behind the rules unless the question names the defined term.
 DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
+# A 要確認 passage (the translator's list of open points, or a note) is about the translation, not the
+# rule: it comes after the rule it concerns (which quotes it as ⚠ 要確認) unless the question asks for it.
+UNVERIFIED_PENALTY = 0.15
+_ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 # An unknown word is offered a corpus word only when it reads as a typo of it: one wrong letter in a
 # four-letter word (drow → draw, ダメーズ → ダメージ) passes, a different word of shared letters
@@ -227,6 +231,8 @@ class Rulebook:
             bonus += LITERAL_BONUS
         if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
             bonus += SOFT_LITERAL_BONUS
+        if passage.kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
+            bonus -= UNVERIFIED_PENALTY
         if passage.kind is Kind.DEFINITION:
             named = self.vocab.lexicon.prepare(passage.names[0]) in plan.text
             bonus += DEFINITION_BONUS - DEFINITION_PENALTY if named else -DEFINITION_PENALTY

@@ -162,3 +162,11 @@ def test_a_typo_is_offered_the_word_it_misspells(rulebook: Rulebook, question: s
 def test_a_card_the_corpus_names_in_english_is_no_unknown_word(rulebook: Rulebook) -> None:
     """Mickey Mouse is one corpus term: its two words are not unknown capitalised names to abstain on."""
     assert f"{JUDGE}/08/08" in top_ids(rulebook, "Does Mickey Mouse – Bob Cratchit need another character?")
+
+
+def test_the_rule_comes_before_the_translators_open_point_about_it(rulebook: Rulebook) -> None:
+    first = rulebook.search("Mickey Mouse Bob Cratchit Hard Work").hits[0]
+    assert first.kind is Kind.BODY and first.citations == [56]
+    assert first.unverified and any("Bob Cratchit" in note for note in first.unverified_notes)
+    asked = rulebook.search("Bob Cratchit の要確認は？").hits[0]
+    assert asked.kind is Kind.UNVERIFIED
