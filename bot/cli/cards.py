@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.catalog import Catalog, CatalogError, Deck, UnknownCard, load_catalog
+from bot.catalog.cards import CARD_TYPES, Card
 from bot.catalog.describe import describe_card
 from bot.catalog.loader import Loader, is_deck_file
+from bot.catalog.names import normalize_name
 from bot.catalog.schema import stale_schemas, write_schemas
 from bot.i18n import bilingual, t
 from bot.paths import data_folder
@@ -31,7 +33,8 @@ def register(sub: Any) -> None:
         description="フォルダかファイルを検証し、問題をすべて表示する / validate a folder or file "
         "and list every problem with file, card and field",
     )
-    check.add_argument("path", nargs="?", type=Path, help="フォルダかファイル (既定: カードフォルダ) / folder or file")
+    # str, not Path: Path("") would quietly mean the current folder
+    check.add_argument("path", nargs="?", help="フォルダかファイル (既定: カードフォルダ) / folder or file")
     check.add_argument("--cards", type=Path, help="デッキを照合するカードフォルダ / cards folder for a deck file")
     check.set_defaults(func=run_check)
 
@@ -42,7 +45,13 @@ def register(sub: Any) -> None:
     show.set_defaults(func=run_show)
 
     listing = commands.add_parser("list", help="カードとデッキの一覧 / list cards and decks")
-    listing.add_argument("--type", dest="card_type", default=None, help="種類で絞る / only this card type")
+    listing.add_argument(
+        "--type",
+        dest="card_type",
+        default=None,
+        choices=(*CARD_TYPES, "deck"),
+        help="種類で絞る / only this card type",
+    )
     listing.add_argument("--cards", type=Path, help="カードフォルダ / cards folder")
     listing.set_defaults(func=run_list)
 
@@ -69,7 +78,10 @@ def _is_deck(path: Path) -> bool:
 
 
 def run_check(args: argparse.Namespace, settings: Settings) -> int:
-    target: Path = args.path if args.path is not None else _folder(args, settings)
+    if args.path is not None and not args.path.strip():
+        print(bilingual("cards.check.empty_path"), file=sys.stderr)
+        return 2
+    target = Path(args.path) if args.path is not None else _folder(args, settings)
     if not target.exists():
         print(bilingual("cards.check.not_found", path=target), file=sys.stderr)
         return 2
@@ -97,14 +109,17 @@ def run_check(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _name(item: Card | Deck, locale: str) -> str:
+    """The printed name in the reader's language (Japanese when there is no English name)."""
+    return item.name_en if locale == "en" and item.name_en else item.name
+
+
 def _deck_lines(deck: Deck, catalog: Catalog, locale: str) -> list[str]:
     def name(card_id: str) -> str:
         card = catalog.cards.get(card_id)
-        if card is None:
-            return card_id
-        return card.name_en if locale == "en" and card.name_en else card.name
+        return card_id if card is None else _name(card, locale)
 
-    title = deck.name_en if locale == "en" and deck.name_en else deck.name
+    title = _name(deck, locale)
     lines = [t("cards.show.deck_heading", locale, name=title, id=deck.id, leader=name(deck.leader))]
     if deck.text:
         lines.append(deck.text)
@@ -120,23 +135,28 @@ def _deck_lines(deck: Deck, catalog: Catalog, locale: str) -> list[str]:
 def run_show(args: argparse.Namespace, settings: Settings) -> int:
     catalog = load_catalog(args.cards or settings.cards_dir)
     locale = args.locale or settings.default_locale
-    name = " ".join(args.name)
+    name = " ".join(args.name).strip()
+    if not normalize_name(name):  # an empty search would match every card
+        print(bilingual("cards.show.empty_name"), file=sys.stderr)
+        return 2
     card = catalog.find(name)
-    if card is None:
+    deck = catalog.find_deck(name) if card is None else None
+    if card is None and deck is None:  # an exact deck name wins over a card that merely contains it
         matches = catalog.search(name)
         if len(matches) > 1:
-            names = ", ".join(f"{m.name} ({m.id})" for m in matches)
+            names = ", ".join(f"{_name(m, locale)} ({m.id})" for m in matches)
             print(t("cards.show.candidates", locale, name=name, names=names), file=sys.stderr)
             return 1
-        if matches:
-            card = matches[0]
+        if not matches:
+            print(UnknownCard(card=name).bilingual(), file=sys.stderr)
+            print(bilingual("cards.show.see_list"), file=sys.stderr)
+            return 2
+        card = matches[0]
     if card is not None:
         item_id = card.id
         lines = [card.rules_text(), "", *describe_card(card, locale)]
     else:
-        deck = catalog.find_deck(name)
-        if deck is None:
-            raise UnknownCard(card=name)
+        assert deck is not None
         item_id = deck.id
         lines = _deck_lines(deck, catalog, locale)
     source, notice = catalog.source(item_id), catalog.notice(item_id)

@@ -139,3 +139,50 @@ def test_the_installed_command_checks_a_broken_copy(copy_dir: Path, tmp_path: Pa
     )
     assert proc.returncode == 1
     assert "arcastella.toml: garde-volk: def: 20 以下にしてください。 / It must be at most 20." in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["", "   ", "・"])
+def test_show_without_a_name_asks_for_one_instead_of_listing_every_card(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    code, out, err = run(["cards", "show", name], capsys)
+    assert code == 2
+    assert out == ""
+    assert "カード名かデッキ名を入れてください" in err and "Give a card or deck name" in err
+    assert "ignis-hart)," not in err  # no candidate list
+
+
+def test_an_unknown_name_says_where_to_find_the_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["cards", "show", "tidal"], capsys)
+    assert code == 2
+    assert "`referee cards list`" in err
+
+
+def test_candidates_are_named_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["cards", "show", "--locale", "en", "潮"], capsys)
+    assert code == 1
+    assert "type more of the name" in err
+    assert "(tide-bullet)" in err and "潮弾" not in err
+
+
+def test_list_refuses_an_unknown_type(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["cards", "list", "--type", "spells"])
+    assert info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_list_of_decks_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["cards", "list", "--type", "deck"], capsys)
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines()] == ["solar-vanguard", "starlit-night", "tidal-veil"]
+
+
+def test_check_refuses_an_empty_path_instead_of_checking_the_current_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["cards", "check", ""], capsys)
+    assert code == 2
+    assert out == ""
+    assert "パスが空です" in err and "The path is empty" in err
