@@ -25,6 +25,7 @@ from pydantic import TypeAdapter
 from bot.dice import FairRandomness
 from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
 from bot.errors import RefereeError
+from bot.i18n import normalize_locale, t
 from bot.store import CorruptRow, EventRecord, GameAlreadyRunning, GameRecord, NewRoll, NoGame, RawJson, Store
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
@@ -74,12 +75,24 @@ class NotYourUndo(ServiceError):
 
 
 class UndoBarrier(ServiceError):
+    """`event` is the type of the event in the way; `reason` (a key of store.service.barrier) says it in words."""
+
     key = "store.service.undo_barrier"
+
+    def message(self, locale: str = "ja") -> str:
+        loc = normalize_locale(locale)
+        return t(self.message_key, loc, what=t(f"store.service.barrier.{self.args_['reason']}", loc))
+
+    def bilingual(self) -> str:
+        ja, en = self.message("ja"), self.message("en")
+        return f"{ja} / {en}"
 
 
 class BadRollback(ServiceError):
     key = "store.service.bad_rollback"
 
+
+_DICE_TYPES = frozenset({"dice_rolled", "first_player_chosen", "sephirot_checked"})
 
 # Manual adjustments that move hidden cards: a discard shows a card from hand to everyone, and a
 # reorder of the deck's top follows a look at cards nobody else has seen.
@@ -89,12 +102,22 @@ BARRIER_ADJUSTMENTS = frozenset({"discard", "deck_top"})
 def is_barrier(record: EventRecord) -> bool:
     """Whether this logged event stops an undo: by its type, because it used a numbered random draw,
     or because it revealed or rearranged hidden cards."""
-    if record.type in BARRIER_TYPES:
-        return True
+    return barrier_reason(record) is not None
+
+
+def barrier_reason(record: EventRecord) -> str | None:
+    """Why this event stops an undo, as a key of store.service.barrier; None when it does not."""
     data = record.data_dict()
-    if record.type == "adjusted" and data.get("field") in BARRIER_ADJUSTMENTS:
-        return True
-    return data.get("number") is not None
+    if record.type == "adjusted":
+        field_name = data.get("field")
+        return field_name if field_name in BARRIER_ADJUSTMENTS else None
+    if record.type == "cards_drawn":
+        return "draw"
+    if record.type in ("deck_shuffled", "deck_rebuilt"):
+        return "shuffle"
+    if record.type in _DICE_TYPES or data.get("number") is not None:
+        return "dice"
+    return "revealed" if record.type in BARRIER_TYPES else None  # the game's start or end
 
 
 @dataclass(frozen=True)
@@ -333,9 +356,9 @@ class TableService:
         last = stack[-1]
         if last.actor != user_id:
             raise NotYourUndo()
-        barrier = next((e for e in last.events if is_barrier(e)), None)
+        barrier = next(((e, why) for e in last.events if (why := barrier_reason(e)) is not None), None)
         if barrier is not None:
-            raise UndoBarrier(event=barrier.type)
+            raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
         state = _rebuild(stack[:-1])
         return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id)
 

@@ -137,6 +137,9 @@ async def test_nothing_is_undone_past_a_draw_a_shuffle_or_a_roll(table: TableSer
     with pytest.raises(UndoBarrier) as info:
         await table.undo(CH, actor)
     assert info.value.args_["event"] in {"cards_drawn", "deck_shuffled", "dice_rolled", "sephirot_checked"}
+    # Said in words, not as the event's type name.
+    assert info.value.message("en").startswith("The last action cannot be undone: ")
+    assert "_" not in info.value.bilingual()
     assert (await table.status(CH)).version == out.version
 
 
@@ -145,8 +148,9 @@ async def test_a_discard_from_hand_shows_a_card_and_cannot_be_undone(table: Tabl
     seat = next(p for p in state.players if p.id == str(AKI))
     card = seat.hand[0]
     out = await table.act(CH, AKI, Adjust(player=str(AKI), subject=str(AKI), field="discard", value=1, cards=(card,)))
-    with pytest.raises(UndoBarrier):
+    with pytest.raises(UndoBarrier) as info:
         await table.undo(CH, AKI)
+    assert info.value.message("en") == "The last action cannot be undone: it showed a card from a hand."
     assert (await table.status(CH)).version == out.version
 
 
