@@ -57,7 +57,7 @@ def test_locale_option_answers_in_english(cli_data_dir: Path, capsys: pytest.Cap
     code, out, _ = run(capsys, "新しいデッキの値段と大会の日程", "--locale", "en")
     assert code == 0
     assert out.splitlines() == [
-        "Nothing in the corpus speaks to this question.",
+        "Nothing in the corpus speaks to this question. Try the words the rules use, or ask one thing at a time.",
         "Closest terms the corpus knows: 新しい, デッキ",
     ]
     _, out, _ = run(capsys, "DEF", "--locale", "en", "-k", "1")
