@@ -40,8 +40,15 @@ from bot.engine.actions import CARD_FIELDS, AdjustField
 from bot.engine.targets import needs
 from bot.errors import RefereeError
 from bot.i18n import t
-from bot.render import Message, render_board, render_deck_top, render_events, render_hand, render_log
-from bot.render.board import status_lines
+from bot.render import (
+    Message,
+    render_board,
+    render_deck_top,
+    render_events,
+    render_hand,
+    render_log,
+    status_lines,
+)
 from bot.service import NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.store import NoGame
 from bot.store.history import TABLE_TYPES

@@ -3,12 +3,13 @@
 Front ends only choose the last step: a Discord embed (cogs) or plain text (console).
 
     render_board(state, locale)              the public table
+    status_lines(state, locale)              who must act now, or how the game ended
     render_events(events, before, locale)    the public log lines of what just happened
     render_hand(state, seat, locale)         one player's hand, marked private to them
     render_deck_top(state, seat, n, locale)  the top n cards of their deck, private to them
 """
 
-from bot.render.board import option_lines, render_board
+from bot.render.board import option_lines, render_board, status_lines
 from bot.render.events import render_events, render_log
 from bot.render.hand import render_deck_top, render_hand
 from bot.render.message import Field, Message, to_text
@@ -25,5 +26,6 @@ __all__ = [
     "render_events",
     "render_hand",
     "render_log",
+    "status_lines",
     "to_text",
 ]
