@@ -26,7 +26,17 @@ from bot.dice import FairRandomness
 from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
 from bot.errors import RefereeError
 from bot.i18n import normalize_locale, t
-from bot.store import CorruptRow, EventRecord, GameAlreadyRunning, GameRecord, NewRoll, NoGame, RawJson, Store
+from bot.store import (
+    CorruptRow,
+    EventRecord,
+    GameAlreadyRunning,
+    GameRecord,
+    NewRoll,
+    NoGame,
+    RawJson,
+    Store,
+    UnknownGame,
+)
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
 
@@ -303,8 +313,8 @@ class TableService:
 
     def game_log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
         game = self.store.game(game_id) if game_id is not None else self.store.latest(channel_id)
-        if game.channel_id != channel_id:
-            raise NoGame(channel=channel_id)
+        if game.channel_id != channel_id:  # another channel's game (maybe another server's) stays out of sight
+            raise UnknownGame("store.not_in_channel", game=game.id, channel=channel_id)
         entries = self.store.events(game.id)
         return GameLog(_view(game, self._state_of(game)), entries, in_effect(entries))
 

@@ -73,9 +73,12 @@ async def test_replay_as_text_tells_the_game_in_words(db_path: Path, capsys: pyt
 async def test_an_unknown_game_id_or_a_too_large_id_is_named_not_a_traceback(
     db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    await _game(db_path, 2)
+    game_id = await _game(db_path, 2)
     assert main(["replay", str(CH), "--db", str(db_path), "--game", "99"]) == 2
     assert "There is no game #99 in this database." in capsys.readouterr().err
+    # Another channel's game is not shown under this one (the verifier would name the wrong channel).
+    assert main(["verify", "--channel", str(CH + 1), "--db", str(db_path), "--game", str(game_id)]) == 2
+    assert f"Game #{game_id} was not played in channel {CH + 1}." in capsys.readouterr().err
     assert main(["replay", str(10**25), "--db", str(db_path)]) == 2
     assert "That id is too large" in capsys.readouterr().err
     assert main(["verify", "--channel", str(10**25), "--db", str(db_path)]) == 2
