@@ -21,9 +21,11 @@ def card_notes(names: Sequence[str], catalog: Catalog | None = None, cards_dir: 
     catalog = catalog if catalog is not None else load_catalog(cards_dir)
     notes: list[CardNote] = []
     for name in names:
-        card = catalog.find(name)
+        card = catalog.find(name) if name.strip() else None
         if card is None:
-            close = "、".join(c.name for c in catalog.search(name, limit=3)) or "-"
-            raise RulingsError("rulings.unknown_card", name=name, suggestions=close)
+            close = "、".join(c.name for c in catalog.search(name, limit=3)) if name.strip() else ""
+            if close:
+                raise RulingsError("rulings.unknown_card_close", name=name, suggestions=close)
+            raise RulingsError("rulings.unknown_card", name=name)
         notes.append(CardNote(name=card.name, type=card.type, text=card.rules_text()))
     return notes

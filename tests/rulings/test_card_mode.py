@@ -43,6 +43,18 @@ def test_unknown_and_too_many_cards_are_errors(catalog: Catalog, two_arcastella:
     assert info.value.message_key == "rulings.too_many_cards"
 
 
+def test_a_partial_card_name_is_answered_with_the_card_it_may_mean(catalog: Catalog) -> None:
+    card = next(c for c in catalog if c.name == "焔刃のハルト")
+    with pytest.raises(RulingsError) as info:
+        card_notes(["ハルト"], catalog)
+    assert info.value.message_key == "rulings.unknown_card_close"
+    assert card.name in info.value.bilingual()
+    with pytest.raises(RulingsError) as info:
+        card_notes(["  "], catalog)  # an empty name suggests no card at random
+    assert info.value.message_key == "rulings.unknown_card"
+    assert "referee cards list" in info.value.bilingual()
+
+
 def test_cards_join_the_question_without_drowning_it(
     rulebook: Rulebook, catalog: Catalog, two_arcastella: list[Arcastella]
 ) -> None:
