@@ -163,26 +163,28 @@ class _Parser:
 
     def factor(self) -> Dice | int:
         c = self.peek()
+        start = self.i
         if c in _DIGITS:
             value = self.number()
             if self.peek() in ("d", "D"):
-                return self.dice(value)
+                return self.dice(value, start)
             return value
         if c in ("d", "D"):
-            return self.dice(1)
+            return self.dice(1, start)
         if c in _MINUS and self.peek(1) in _DIGITS:
             # "3*-2" or "2d6+-1": a second sign where a number belongs.
             raise DiceError("dice.error.negative")
         raise self.unexpected()
 
-    def dice(self, count: int) -> Dice:
+    def dice(self, count: int, start: int) -> Dice:
+        """`count` dice; the factor began at `start`, so an error quotes it as written ("d", "02d")."""
         self.i += 1  # the "d"
         c = self.peek()
         if c in _MINUS and self.peek(1) in _DIGITS:
             self.i += 1
             raise DiceError("dice.error.faces_not_positive", faces=-self.number())
         if c not in _DIGITS:
-            raise DiceError("dice.error.missing_faces", dice=f"{count}d")
+            raise DiceError("dice.error.missing_faces", dice=self.s[start : self.i])
         sides = self.number()
         if count < 1:
             raise DiceError("dice.error.count_not_positive", count=count)
@@ -203,7 +205,7 @@ class _Parser:
             self.i += 1
             raise DiceError("dice.error.keep_out_of_range", keep=-self.number(), count=count)
         if self.peek() not in _DIGITS:
-            raise DiceError("dice.error.missing_keep", dice=f"{count}d{sides}k{mode}")
+            raise DiceError("dice.error.missing_keep", dice=self.s[start : self.i])
         keep = self.number()
         if keep < 1 or keep > count:
             raise DiceError("dice.error.keep_out_of_range", keep=keep, count=count)

@@ -187,3 +187,10 @@ def test_errors_read_in_both_languages() -> None:
     assert "ダイスが多すぎます（201 個）" in text
     assert "Too many dice (201)" in text
     assert text.index("ダイス") < text.index("Too many")
+
+
+@pytest.mark.parametrize(("text", "quoted"), [("d", "「d」"), ("2D6KH", "「2D6KH」"), ("4d6k", "「4d6k」")])
+def test_an_unfinished_die_is_quoted_as_the_player_wrote_it(text: str, quoted: str) -> None:
+    with pytest.raises(DiceError) as info:
+        roll(text)
+    assert quoted in info.value.bilingual()
