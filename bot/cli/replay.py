@@ -64,10 +64,9 @@ def _engine_events(log: GameLog) -> list[Any]:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-
     path: Path = args.db or settings.database_file
     if not path.exists():  # reading must not create an empty database
-        raise NoGame(channel=args.channel_id)
+        raise NoGame("store.no_games", channel=args.channel_id)
     locale = args.locale or settings.default_locale
     if args.roll_log is not None:
         return _export(path, args.channel_id, args.game, args.roll_log, locale)

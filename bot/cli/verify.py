@@ -83,7 +83,7 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
     from bot.store import NoGame, Store
 
     if not path.exists():  # reading must not create an empty database
-        raise NoGame(channel=channel_id)
+        raise NoGame("store.no_games", channel=channel_id)
     with Store.open(path) as store:
         service = TableService(store)
         try:

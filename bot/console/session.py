@@ -49,7 +49,7 @@ from bot.render import (
     render_log,
     status_lines,
 )
-from bot.service import NotModerator, NotSeated, Outcome, TableService, TableView
+from bot.service import GameLog, NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.store import NoGame
 from bot.store.history import TABLE_TYPES
 
@@ -172,7 +172,7 @@ class ConsoleSession:
     async def _status(self, line: ConsoleLine) -> list[Message]:
         view = await self.current()
         if view is None:  # no running game: the last finished one, as it ended
-            view = (await self.service.log(self.channel_id)).game
+            view = (await self._last_log()).game
         shown = render_board(
             view.state,
             self.locale,
@@ -183,7 +183,7 @@ class ConsoleSession:
         return [shown]
 
     async def _log(self, line: ConsoleLine) -> list[Message]:
-        log = await self.service.log(self.channel_id)
+        log = await self._last_log()
         events = [_EVENT.validate_json(r.data) for b in log.in_effect for r in b.events if r.type not in TABLE_TYPES]
         title = t("console.log_title", self.locale, game=log.game.game_id)
         return [render_log(events, self.locale, title=title)]
@@ -348,6 +348,13 @@ class ConsoleSession:
         return await self._act(line, lambda state, player, seat: Concede(player=player))
 
     # -- helpers -----------------------------------------------------------------------------------
+
+    async def _last_log(self) -> GameLog:
+        """The running game's log, else the last finished one's; none at all: say how to start one."""
+        try:
+            return await self.service.log(self.channel_id)
+        except NoGame:
+            raise ConsoleError("console.no_game") from None
 
     async def _view(self) -> TableView:
         view = await self.current()

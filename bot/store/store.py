@@ -105,7 +105,7 @@ class Store:
         """The running game of the channel, else its most recently finished one (for log and replay)."""
         game = self._one_game("channel_id = ? ORDER BY status = 'active' DESC, id DESC LIMIT 1", (channel_id,))
         if game is None:
-            raise NoGame(channel=channel_id)
+            raise NoGame("store.no_games", channel=channel_id)
         return game
 
     def history(self, channel_id: int) -> list[GameRecord]:

@@ -183,6 +183,8 @@ async def test_unknown_commands_and_options_are_refused(session: ConsoleSession)
     assert "There is no command /dance" in refusal(await session.run("alice: /dance"))
     assert "/pass does not take the option card" in refusal(await session.run("alice: /pass card:x"))
     assert "No game is running" in refusal(await session.run("alice: /pass"))
+    assert "Start one with /game start" in refusal(await session.run("/game status"))
+    assert "Start one with /game start" in refusal(await session.run("/game log"))
     assert "Cannot read this line" in refusal(await session.run("alice pass"))
     assert "/game start" in text(await session.run("/help"))
 

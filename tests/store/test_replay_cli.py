@@ -58,6 +58,7 @@ def test_replay_of_an_unknown_channel_is_a_clear_error_and_creates_nothing(
     assert main(["replay", "123", "--db", str(path)]) == 2
     err = capsys.readouterr().err
     assert "チャンネル 123" in err and "channel 123" in err
+    assert "No game has been played" in err  # not "no game running": replay reads finished games too
     assert not path.exists()
 
 
