@@ -106,3 +106,10 @@ def test_no_hand_or_deck_card_is_named_in_public_output(table: Table, locale: st
     assert leaked == []
     # The hands and decks are there to leak: the counts prove the cards exist.
     assert all(len(p.hand) == 5 and len(p.deck) == 25 for p in state.players)
+
+
+def test_a_game_ended_at_the_table_shows_no_one_to_act(table: Table) -> None:
+    state, _, _ = table
+    text = to_text(render_board(state, "en", finished=True))
+    assert text.startswith("Game over") and "The game ended without a winner." in text
+    assert "To act" not in text and "Turn 1" not in text
