@@ -1,8 +1,9 @@
 """`legal_actions(state, player)`: every action `apply` accepts from this player now.
 
 Adjustments are left out (their values are open-ended); a concession is listed only on request.
-Duplicate cards in hand give one action each, not one per copy. The actions are built without
-re-validation (`model_construct`): every value comes from the state and was checked when it got there.
+Duplicate cards in hand give one action each, not one per copy. The actions are built with their
+ordinary validating constructors: pydantic-core validates these small models faster than
+`model_construct` fills them in Python.
 """
 
 from __future__ import annotations
@@ -30,20 +31,18 @@ def legal_actions(state: GameState, player: str, *, include_concede: bool = Fals
     if state.active == seat:
         if state.phase == "charge":
             out.extend(_charge(state, seat, player))
-            out.append(act.Pass.model_construct(player=player))
+            out.append(act.Pass(player=player))
         elif state.phase == "block":
             assert state.pending is not None
-            out.extend(
-                act.Block.model_construct(player=player, blocker=u.uid) for u in blockers(state, state.pending.target)
-            )
-            out.append(act.NoBlock.model_construct(player=player))
+            out.extend(act.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
+            out.append(act.NoBlock(player=player))
         elif state.phase == "main" or in_window(state):
             out.extend(_cards(state, seat, player))
             if state.phase == "main":
                 out.extend(_skills(state, seat, player))
-            out.append(act.Pass.model_construct(player=player))
+            out.append(act.Pass(player=player))
     if include_concede:
-        out.append(act.Concede.model_construct(player=player))
+        out.append(act.Concede(player=player))
     return out
 
 
@@ -55,10 +54,10 @@ def _charge(state: GameState, seat: int, player: str) -> list[act.Action]:
             continue
         if card.ether_effect and ether_effect_allowed(state, seat, card_id):
             for target, ally in target_choices(state, seat, card.ether_effect):
-                out.append(act.Charge.model_construct(player=player, card=card_id, target=target, ally_target=ally))
-            out.append(act.Charge.model_construct(player=player, card=card_id, use_ether_effect=False))
+                out.append(act.Charge(player=player, card=card_id, target=target, ally_target=ally))
+            out.append(act.Charge(player=player, card=card_id, use_ether_effect=False))
         else:
-            out.append(act.Charge.model_construct(player=player, card=card_id))
+            out.append(act.Charge(player=player, card=card_id))
     return out
 
 
@@ -89,16 +88,13 @@ def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
             continue
         if card.cost > ether or not _timing_ok(state, seat, card.timing):
             continue
+        if not isinstance(card, Spell):
+            out.extend(act.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
+            continue
+        choices = target_choices(state, seat, card.effects)  # the same for every caster
         for caster in casters:
-            if isinstance(card, Spell):
-                for target, ally in target_choices(state, seat, card.effects):
-                    out.append(
-                        act.Cast.model_construct(
-                            player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally
-                        )
-                    )
-            else:
-                out.append(act.Summon.model_construct(player=player, card=card_id, caster=caster.uid))
+            for target, ally in choices:
+                out.append(act.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
     return out
 
 
@@ -125,11 +121,7 @@ def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
                 if _support_used(card, unit, skill) or (unit.tapped and not state.options.tapped_may_act):
                     continue
             for target, ally in target_choices(state, seat, skill.effects):
-                out.append(
-                    act.UseSkill.model_construct(
-                        player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally
-                    )
-                )
+                out.append(act.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally))
     return out
 
 
