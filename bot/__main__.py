@@ -26,12 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from bot.settings import Settings
+    from bot.settings import load_settings
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        settings = Settings()
+        settings = load_settings()
         code: int = args.func(args, settings)
     except RefereeError as exc:
         print(exc.bilingual(), file=sys.stderr)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.errors import RefereeError
 
 
 def _default_data_dir() -> Path:
@@ -30,3 +32,18 @@ class Settings(BaseSettings):
     def database_file(self) -> Path:
         """The SQLite file: the explicit path, or `referee.sqlite3` in the data folder."""
         return self.database_path if self.database_path is not None else self.data_dir / "referee.sqlite3"
+
+
+class BadSetting(RefereeError):
+    key = "common.bad_setting"
+
+
+def load_settings() -> Settings:
+    """Settings from the environment and `.env`; a bad value names its variable (never a token's value)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]) if error["loc"] else "?"
+        value = "***" if name == "DISCORD_TOKEN" else str(error.get("input", ""))
+        raise BadSetting(name=name, value=value, problem=error["msg"]) from None

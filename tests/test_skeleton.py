@@ -69,3 +69,14 @@ def test_run_never_prints_the_token(tmp_path: Path) -> None:
         [sys.executable, "-m", "bot", "run"], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
     )
     assert secret not in proc.stdout + proc.stderr
+
+
+def test_a_bad_setting_is_named_with_its_value_not_a_traceback(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "REFEREE_DATA_DIR": str(tmp_path), "REFEREE_LOCALE": "fr"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "roll", "1d6"], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+    )
+    assert proc.returncode == 2
+    assert "設定 REFEREE_LOCALE" in proc.stderr and "The setting REFEREE_LOCALE" in proc.stderr
+    assert "“fr”" in proc.stderr
+    assert "Traceback" not in proc.stderr
