@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Literal
 
 from bot.catalog import Arcastella, Catalog, Skill, normalize_name
+from bot.engine.errors import Named
 from bot.engine.state import GameState
 from bot.errors import RefereeError
+from bot.i18n import normalize_locale, t
 from bot.render.names import Names
 
 Side = Literal["own", "enemy", "any"]
@@ -24,9 +26,23 @@ _PRINTED = re.compile(r"^(?P<name>.*?)\s*(?:〔(?P<tag>[^〕]+)〕)?\s*(?:\((?P<
 
 
 class ConsoleError(RefereeError):
-    """A console line that names something that is not there, or misses an option."""
+    """A console line that names something that is not there, or misses an option. Units and skills
+    are named as each language prints them (a `Named` argument), like the engine's refusals."""
 
     key = "console.bad_line"
+
+    def message(self, locale: str = "ja") -> str:
+        loc = normalize_locale(locale)
+        args = {k: v.in_locale(loc) if isinstance(v, Named) else v for k, v in self.args_.items()}
+        return t(self.message_key, loc, **args)
+
+    def bilingual(self) -> str:
+        ja, en = self.message("ja"), self.message("en")
+        return ja if ja == en else f"{ja} / {en}"
+
+
+def _named(state: GameState, say: Callable[[Names], str]) -> Named:
+    return Named(say(Names(state, "ja")), say(Names(state, "en")))
 
 
 def find_card(catalog: Catalog, name: str, prefer: Collection[str] = ()) -> str:
@@ -70,12 +86,12 @@ def find_unit(state: GameState, name: str, seat: int | None, side: Side, *, aura
         found = _matching(state, units, wanted, tag, owner, partial=True)
     if len(found) == 1:
         return found[0]
-    names = Names(state, "ja")
     if not found:
-        shown = ", ".join(names.unit(u[0]) for u in units) or "—"
+        shown = _named(state, lambda n: ", ".join(n.unit(u[0]) for u in units) or "—")
         raise ConsoleError(f"console.unknown_unit_{side}", name=name, units=shown)
+    listed = _named(state, lambda n: ", ".join(n.unit(u) for u in found))
     raise ConsoleError(
-        "console.ambiguous_unit", name=name, units=", ".join(names.unit(u) for u in found), example=names.unit(found[0])
+        "console.ambiguous_unit", name=name, units=listed, example=_named(state, lambda n: n.unit(found[0]))
     )
 
 
@@ -108,6 +124,10 @@ def find_skill(state: GameState, uid: str, name: str) -> Skill:
     card = state.cards[unit.card]
     skill = card.skill(name) if isinstance(card, Arcastella) else None
     if skill is None:
-        skills = ", ".join(f"{s.name} ({s.id})" for s in getattr(card, "skills", ()))
-        raise ConsoleError("console.unknown_skill", unit=Names(state, "ja").unit(uid), name=name, skills=skills or "—")
+        listed = getattr(card, "skills", ())
+        skills = Named(
+            ", ".join(f"{s.name} ({s.id})" for s in listed) or "—",
+            ", ".join(f"{s.name_en or s.name} ({s.id})" for s in listed) or "—",
+        )
+        raise ConsoleError("console.unknown_skill", unit=_named(state, lambda n: n.unit(uid)), name=name, skills=skills)
     return skill

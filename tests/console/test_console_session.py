@@ -89,9 +89,13 @@ async def test_unknown_and_ambiguous_names_are_refused_in_both_languages(session
     assert "という名前のカードはありません" in unknown and "There is no card named" in unknown
     both = refusal(await session.run("alice: /adjust subject:鉄壁のヴォルク field:hp value:10"))
     assert "鉄壁のヴォルク(alice)" in both and "鉄壁のヴォルク(bob)" in both and "could be several units" in both
+    # Each language lists the units as its board prints them, so a name can be copied back.
+    assert "Volk the Iron Wall(alice), Volk the Iron Wall(bob)" in both.split(" / ", 1)[1]
     shown = text(await session.run("alice: /adjust subject:鉄壁のヴォルク(bob) field:hp value:10 a misread card"))
     assert "alice adjusts Volk the Iron Wall(bob) hp: 38 → 10 (a misread card)." in shown
     assert "You have no unit" in refusal(await session.run("alice: /cast card:spark-arrow caster:mizuha"))
+    skill = refusal(await session.run("alice: /skill unit:Volk(alice) skill:dance"))
+    assert "Its skills: Shield Bash (shield-bash)" in skill and "スキル: 盾撃 (shield-bash)" in skill
 
 
 async def test_adjust_ether_of_a_player_and_tapped_of_a_unit(session: ConsoleSession) -> None:
