@@ -8,7 +8,7 @@ import re
 from bot.i18n import t
 from bot.rulings.models import Answer, Hit
 
-_UNVERIFIED_LABEL = re.compile(r"^要確認\s*[:：]\s*")
+_UNVERIFIED_LABEL = re.compile(r"要確認\s*[:：]\s*")
 
 
 def _quote(text: str) -> str:
@@ -25,7 +25,11 @@ def render_hit(number: int, hit: Hit, locale: str) -> list[str]:
     if hit.unverified:
         notes = hit.unverified_notes or [""]
         for raw in notes:
-            note = _UNVERIFIED_LABEL.sub("", " ".join(raw.split()))  # the label is printed once, by us
+            note = " ".join(raw.split())
+            # The label is printed once, by us; a 訳注 that ends in a 要確認 point shows that point only
+            # (the whole note is a passage of its own, quoted when it answers the question).
+            label = _UNVERIFIED_LABEL.search(note)
+            note = note[label.end() :] if label else note
             line = t("rulings.unverified", locale, note=note) if note else t("rulings.unverified_plain", locale)
             out.append("    " + line)
     authority = hit.authority if locale == "ja" else (hit.authority_en or hit.authority)

@@ -31,6 +31,15 @@ def test_flagged_passages_show_the_unverified_line(cli_data_dir: Path, capsys: p
     assert "⚠ 要確認: Elisa Maza – Transformed Gargoyle は日本語版のカード・データに見当たりません" in out
 
 
+def test_an_unverified_point_inside_a_translator_note_is_shown_alone(
+    cli_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = run(capsys, "直しましょはエグザートしていなくても使える？", "-k", "2")
+    warnings = [line.strip() for line in out.splitlines() if line.strip().startswith("⚠")]
+    assert "⚠ 要確認: タカラトミーが日本語で同じ更新を出しているかは未確認です。" in warnings
+    assert all(line.count("要確認") == 1 and "訳注" not in line for line in warnings)
+
+
 def test_json_output(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "タップ状態のDEFは？", "--json", "-k", "2", "--game", "horizonnotes")
     data = json.loads(out)
