@@ -58,7 +58,10 @@ def find_card(catalog: Catalog, name: str, prefer: Collection[str] = ()) -> str:
         close = [c for c in close if c.id in prefer] or close
     if len(close) == 1:
         return close[0].id
-    shown = ", ".join(f"{c.name} ({c.id})" for c in close[:6])
+    shown = Named(
+        ", ".join(f"{c.name} ({c.id})" for c in close[:6]),
+        ", ".join(f"{c.name_en or c.name} ({c.id})" for c in close[:6]),
+    )
     if close:
         raise ConsoleError("console.ambiguous_card", name=name, names=shown)
     raise ConsoleError("console.unknown_card", name=name)
