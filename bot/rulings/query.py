@@ -45,9 +45,11 @@ class Vocabulary:
     # (倒された → 倒す, 使える → 使う).
     synonym_lemmas: Mapping[str, str] = field(default_factory=dict)
     english_keys_words: frozenset[str] = frozenset()
+    longest_reading: int = 0  # no kana spelling is looked up longer than this
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
+        self.longest_reading = max(map(len, self.by_reading), default=0)
 
 
 @dataclass
@@ -171,7 +173,8 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
             if start + i in covered:
                 i += 1
                 continue
-            for j in range(len(kata), i + _MIN_KANA_READING - 1, -1):
+            # Longest first, but never longer than a known reading: a long kana run costs linear time.
+            for j in range(min(len(kata), i + vocab.longest_reading), i + _MIN_KANA_READING - 1, -1):
                 found = vocab.by_reading.get(kata[i:j])
                 if found and not any(b <= start + i and start + j <= e for b, e in grammar):
                     for term in sorted(found):
