@@ -94,8 +94,8 @@ async def test_unknown_and_ambiguous_names_are_refused_in_both_languages(session
     shown = text(await session.run("alice: /adjust subject:鉄壁のヴォルク(bob) field:hp value:10 a misread card"))
     assert "alice adjusts Volk the Iron Wall(bob) hp: 38 → 10 (a misread card)." in shown
     assert "You have no unit" in refusal(await session.run("alice: /cast card:spark-arrow caster:mizuha"))
-    several = refusal(await session.run("alice: /charge card:盾"))
-    assert "熱の盾 (heat-shield)" in several and "Heat Shield (heat-shield)" in several.split(" / ", 1)[1]
+    several = refusal(await session.run("alice: /charge card:潮"))
+    assert "潮弾 (tide-bullet)" in several and "Tide Bullet (tide-bullet)" in several.split(" / ", 1)[1]
     skill = refusal(await session.run("alice: /skill unit:Volk(alice) skill:dance"))
     assert "Its skills: Shield Bash (shield-bash)" in skill and "スキル: 盾撃 (shield-bash)" in skill
 
