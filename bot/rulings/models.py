@@ -119,5 +119,5 @@ class Answer(BaseModel):
     question: str
     answered: bool
     hits: list[Hit]
-    closest_terms: list[str] = []  # when not answered: terms the corpus does know
+    closest_terms: list[str] = []  # when not answered: corpus words the question may mean, then its known ones
     cards: list[CardNote] = []
