@@ -57,10 +57,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     locale = args.locale or settings.default_locale
     # Read the script before any database is opened, so a bad path changes and creates nothing.
     script = read_script(args.script) if args.script is not None else None
-    if args.db is not None:
-        return asyncio.run(_play(args, settings, args.db, locale, script))
-    with tempfile.TemporaryDirectory(prefix="referee-console-") as folder:
-        return asyncio.run(_play(args, settings, Path(folder) / "console.sqlite3", locale, script))
+    try:
+        if args.db is not None:
+            return asyncio.run(_play(args, settings, args.db, locale, script))
+        with tempfile.TemporaryDirectory(prefix="referee-console-") as folder:
+            return asyncio.run(_play(args, settings, Path(folder) / "console.sqlite3", locale, script))
+    except KeyboardInterrupt:  # Ctrl-C at the prompt: every played line is already committed
+        return 130
 
 
 def read_script(path: Path) -> list[str]:

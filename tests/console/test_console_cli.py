@@ -141,3 +141,39 @@ def test_a_missing_or_non_utf8_script_is_refused_before_any_table_is_made(
     code, _, err = _console(capsys, "--db", db, "--script", latin)
     assert code == 2 and "not UTF-8" in err
     assert not db.exists()
+
+
+def test_ctrl_c_at_the_prompt_leaves_quietly_and_the_table_is_kept(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "table.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console", "--db", str(db), "--locale", "en"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(START + "\n")
+    proc.stdin.flush()
+    for line in proc.stdout:  # wait until the start was played and committed
+        if "Fair dice: commitment" in line:
+            break
+    else:
+        pytest.fail(f"the console ended early: {proc.communicate()[1]}")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in err
+    again = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--db", str(db), "--locale", "en"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert again.returncode == 0 and again.stdout.startswith("Turn 1 · alice's turn · Charge phase")
