@@ -70,8 +70,11 @@ def ruling(args: argparse.Namespace, settings: Settings) -> int:
     if not 1 <= args.k <= MAX_K:
         raise RulingsError("rulings.bad_k", k=args.k, max=MAX_K)
     cards = card_notes(args.card, cards_dir=settings.cards_dir)
-    rulebook = Rulebook.open(settings.data_dir, data_folder("rules", settings.rules_dir))
+    rules_dir = data_folder("rules", settings.rules_dir)
+    rulebook = Rulebook.open(settings.data_dir, rules_dir)
     try:
+        if not rulebook.documents:  # a misplaced corpus, not a question the rules are silent on
+            raise RulingsError("rulings.empty_corpus", path=rules_dir)
         games = sorted({d.game for d in rulebook.documents.values()})
         if args.game is not None and args.game not in games:
             raise RulingsError("rulings.unknown_game", game=args.game, known=", ".join(games))

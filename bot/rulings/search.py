@@ -316,7 +316,11 @@ class Rulebook:
             if len(word) < MIN_TYPO_CHARS:
                 continue
             pool = self._latin_pool if _LATIN.match(word) else self._other_pool
-            close.extend(m for m in difflib.get_close_matches(word, pool, n=2, cutoff=TYPO_CUTOFF) if m not in close)
+            close.extend(
+                m
+                for m in difflib.get_close_matches(word, pool, n=2, cutoff=TYPO_CUTOFF)
+                if m != word and m not in close
+            )
         own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
         return [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))][:limit]
 

@@ -101,3 +101,16 @@ def test_hostile_questions_print_an_answer(
 def test_check_reports_the_corpus(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--check")
     assert code == 0 and "2 文書" in out and "配置できなかった行はありません" in out
+
+
+def test_a_corpus_folder_without_documents_is_an_admin_error(
+    tmp_path: Path, rules_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A misplaced corpus must not read as "the rules say nothing about DEF"."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "lexicon.toml").write_bytes((rules_dir / "lexicon.toml").read_bytes())
+    monkeypatch.setenv("REFEREE_RULES_DIR", str(tmp_path / "rules"))
+    monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = run(capsys, "DEF")
+    assert code == 2 and out == ""
+    assert "文書（.txt とそのメタデータ .toml）が一つもありません" in err and "holds no document" in err
