@@ -46,8 +46,16 @@ def load_meta(path: Path) -> DocumentMeta:
         with path.open("rb") as fh:
             return DocumentMeta.model_validate(tomllib.load(fh))
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise RulingsError("rulings.meta_invalid", file=path.name, detail=detail) from exc
+        raise RulingsError("rulings.meta_invalid", file=path.name, detail=_first_line(exc)) from exc
+
+
+def _first_line(exc: Exception) -> str:
+    """What the admin sees of a TOML or validation error: where and what, on one line."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        error = exc.errors()[0]  # pydantic's own first line only counts the errors
+        return f"{'.'.join(map(str, error['loc'])) or '-'}: {error['msg']}"
+    lines = str(exc).splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:
@@ -66,5 +74,5 @@ def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:
     try:
         lexicon = load_lexicon(rules_dir / LEXICON_FILE)
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulingsError("rulings.meta_invalid", file=LEXICON_FILE, detail=str(exc).splitlines()[0]) from exc
+        raise RulingsError("rulings.meta_invalid", file=LEXICON_FILE, detail=_first_line(exc)) from exc
     return documents, lexicon

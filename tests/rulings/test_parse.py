@@ -154,3 +154,10 @@ def test_bad_metadata_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(RulingsError) as info:
         load_corpus(tmp_path)
     assert info.value.message_key == "rulings.meta_invalid"
+
+
+def test_bad_metadata_names_the_field_and_the_problem(tmp_path: Path) -> None:
+    (tmp_path / "lexicon.toml").write_text("stopwords = 3\n", encoding="utf-8")
+    with pytest.raises(RulingsError) as info:
+        load_corpus(tmp_path)
+    assert "rules/lexicon.toml is not valid: stopwords: Input should be a valid list" in info.value.bilingual()
