@@ -6,6 +6,7 @@ import random
 
 from bot.console.session import ConsoleSession, user_id
 from bot.console.words import action_line
+from bot.dice import FairRandomness
 from bot.engine import Block, Cast, Charge, Summon, UseSkill, legal_actions
 from tests.console.conftest import START, refusal, text
 
@@ -148,6 +149,12 @@ async def test_roll_is_public_and_filed_in_the_channel_dice_log(session: Console
     assert shown.startswith("alice: ") and "2d6" in shown
     rolls = session.service.store.rolls.of_channel(session.channel_id)
     assert [(r.expression, r.game_id) for r in rolls] == [("2d6+1", None)]
+    # Repeatable dice (as `--seed` gives) are still outside the game's fair draws: no number is claimed.
+    seeded = ConsoleSession(
+        session.service, channel_id=session.channel_id, locale="en", dice=FairRandomness(b"s" * 32, "t")
+    )
+    again = text(await seeded.run("alice: /roll 2d6"))
+    assert again.startswith("alice: ") and "fair roll" not in again and "#0" not in again
 
 
 async def test_log_is_every_public_line_from_the_start(session: ConsoleSession) -> None:
