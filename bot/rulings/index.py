@@ -131,8 +131,11 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         db.execute("INSERT INTO meta VALUES ('lexicon', ?)", (lexicon.model_dump_json(),))
         db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
         db.commit()
-    finally:
+    except BaseException:
         db.close()
+        tmp.unlink(missing_ok=True)  # a failed build (disk full, interrupted) leaves no stray file
+        raise
+    db.close()
     os.replace(tmp, path)
 
 

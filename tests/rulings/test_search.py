@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.rulings.index import ensure_index
+from bot.rulings.corpus import load_corpus
+from bot.rulings.index import build_index, ensure_index
 from bot.rulings.models import Kind
 from bot.rulings.search import Rulebook
 
@@ -170,3 +172,11 @@ def test_the_rule_comes_before_the_translators_open_point_about_it(rulebook: Rul
     assert first.unverified and any("Bob Cratchit" in note for note in first.unverified_notes)
     asked = rulebook.search("Bob Cratchit の要確認は？").hits[0]
     assert asked.kind is Kind.UNVERIFIED
+
+
+def test_a_failed_index_build_leaves_no_file_behind(tmp_path: Path, rules_dir: Path) -> None:
+    documents, lexicon = load_corpus(rules_dir)
+    target = tmp_path / "rulings" / "index-x.sqlite3"
+    with pytest.raises(sqlite3.IntegrityError):
+        build_index(target, [documents[0], documents[0]], lexicon)  # one document twice: ids collide
+    assert os.listdir(target.parent) == []
