@@ -50,6 +50,7 @@ _COMPARISONS = {
 _COMPARE_START = frozenset(key[0] for key in _COMPARISONS)
 _OPERATORS = _PLUS | _MINUS | _TIMES | _COMPARE_START
 _SPACE = frozenset(" \t\n\r\v\f")
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def nfkc(text: str) -> str:
@@ -257,8 +258,13 @@ class _Parser:
             if c.isalpha() and c not in "dDkKhHlLxX":
                 raise DiceError("dice.error.label_needs_space", char=c)
             raise self.unexpected()
-        # One line, single spaces, no control characters: a label cannot break the table's layout.
-        kept = "".join(ch for ch in self.s[self.i :] if ch.isspace() or unicodedata.category(ch) != "Cc")
+        # One line, single spaces, no control characters and no bidi overrides: a label cannot break
+        # the table's layout, nor turn the expression and total after it around on screen.
+        kept = "".join(
+            ch
+            for ch in self.s[self.i :]
+            if ch.isspace() or (unicodedata.category(ch) != "Cc" and ch not in _BIDI_CONTROLS)
+        )
         text = " ".join(kept.split())
         return text or None
 

@@ -194,3 +194,9 @@ def test_an_unfinished_die_is_quoted_as_the_player_wrote_it(text: str, quoted: s
     with pytest.raises(DiceError) as info:
         roll(text)
     assert quoted in info.value.bilingual()
+
+
+def test_a_label_cannot_turn_the_line_around() -> None:
+    """A right-to-left override would show the expression and total after the label reversed."""
+    label = roll("1d6 \u202eevil\u2066 👨\u200d👩\u200d👧").label
+    assert label == "evil 👨\u200d👩\u200d👧"  # the emoji's joiners stay
