@@ -16,7 +16,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from bot.catalog import Card
-from bot.engine import GameOptions, GameState, SeatSpec, StartGame, apply, new_game, replay
+from bot.engine import GameOptions, GameState, RuleViolation, SeatSpec, StartGame, apply, new_game, replay
 from bot.engine.actions import Action
 
 CARD = TypeAdapter(Card)
@@ -225,6 +225,30 @@ def pass_until(t: Table, phase: str, turn: int | None = None) -> None:
         who = t.state.players[t.state.active].id
         t.do(NoBlock(player=who) if t.state.phase == "block" else Pass(player=who))
     raise AssertionError(f"never reached {phase}")
+
+
+def at_main(deck: Sequence[str], options: GameOptions | None = None, **seats: Any) -> Table:
+    """Both players with `deck`, in alice's first main phase, each with 9 ether to spend."""
+    from bot.engine import Adjust
+
+    t = start(deck, deck, options=options, **seats)
+    pass_until(t, "main")
+    t.do(Adjust(player="alice", subject="alice", field="ether", value=9))
+    t.do(Adjust(player="alice", subject="bob", field="ether", value=9))
+    return t
+
+
+def refused(t: Table, action: Any) -> RuleViolation:
+    """Apply `action` expecting a refusal: the table's state stays the same, no die is drawn, and the
+    reason reads in both languages."""
+    before = t.state
+    dice = LoadedDice()  # no faces listed: a roll would fail the test
+    with pytest.raises(RuleViolation) as info:
+        apply(t.state, action, dice)
+    assert t.state is before and t.state == replay(t.events)
+    assert dice.next_number == 0, "a refused action drew from the dice"
+    assert info.value.bilingual()
+    return info.value
 
 
 @pytest.fixture

@@ -5,21 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from bot.engine import Adjust, Charge, GameState, NoBlock, RuleViolation, UseSkill, apply, replay
+from bot.engine import Adjust, Charge, GameState, NoBlock, UseSkill, replay
 from bot.render.events import render_events
 
-from .conftest import LoadedDice, Table, pass_until
+from .conftest import Table, pass_until, refused
 from .sample_table import sample_table
-
-
-def _refused(t: Table, action: Adjust) -> RuleViolation:
-    before = t.state
-    with pytest.raises(RuleViolation) as info:
-        apply(t.state, action, LoadedDice())
-    assert t.state == before
-    return info.value
 
 
 def _yesod_chain_broken() -> Table:
@@ -53,7 +43,7 @@ def _before(t: Table, new: list[Any]) -> GameState:
 
 def test_two_copies_may_be_discarded_at_once_but_not_more_than_the_hand_holds() -> None:
     t = _yesod_chain_broken()
-    err = _refused(t, Adjust(player="alice", subject="alice", field="discard", value=3, cards=("counter-flame",)))
+    err = refused(t, Adjust(player="alice", subject="alice", field="discard", value=3, cards=("counter-flame",)))
     assert err.message_key == "engine.adjust_out_of_range" and "1 から 2" in err.message("ja")
     t.do(Adjust(player="alice", subject="alice", field="discard", value=2, cards=("counter-flame",)))
     assert t.player(0).cemetery == ["yesod-chain", "counter-flame", "counter-flame"]
@@ -62,13 +52,13 @@ def test_two_copies_may_be_discarded_at_once_but_not_more_than_the_hand_holds() 
 
 def test_only_the_owner_may_discard_and_only_a_card_in_hand() -> None:
     t = _yesod_chain_broken()
-    err = _refused(t, Adjust(player="bob", subject="alice", field="discard", value=1, cards=("counter-flame",)))
+    err = refused(t, Adjust(player="bob", subject="alice", field="discard", value=1, cards=("counter-flame",)))
     assert err.message_key == "engine.adjust_own_cards_only"
-    err = _refused(t, Adjust(player="alice", subject="alice", field="discard", value=1, cards=("blaze-lance",)))
+    err = refused(t, Adjust(player="alice", subject="alice", field="discard", value=1, cards=("blaze-lance",)))
     assert err.message("ja") == "烈火の槍 は手札にありません。"
-    err = _refused(t, Adjust(player="alice", subject="alice", field="discard", value=1))
+    err = refused(t, Adjust(player="alice", subject="alice", field="discard", value=1))
     assert err.message_key == "engine.discard_names_one_card"
-    err = _refused(t, Adjust(player="alice", subject="p1.garde-volk", field="hp", value=30, cards=("spark-arrow",)))
+    err = refused(t, Adjust(player="alice", subject="p1.garde-volk", field="hp", value=30, cards=("spark-arrow",)))
     assert err.message_key == "engine.adjust_no_cards"
 
 
@@ -95,7 +85,7 @@ def test_the_top_of_the_deck_goes_back_in_the_order_named_and_is_drawn_in_it() -
 def test_a_reorder_must_name_exactly_the_cards_on_top() -> None:
     t = sample_table()
     wrong = ("spark-arrow", "spark-arrow", "spark-arrow")
-    err = _refused(t, Adjust(player="alice", subject="alice", field="deck_top", value=3, cards=wrong))
+    err = refused(t, Adjust(player="alice", subject="alice", field="deck_top", value=3, cards=wrong))
     assert err.message_key == "engine.deck_top_same_cards" and "3 枚" in err.message("ja")
-    err = _refused(t, Adjust(player="bob", subject="alice", field="deck_top", value=1, cards=("spark-arrow",)))
+    err = refused(t, Adjust(player="bob", subject="alice", field="deck_top", value=1, cards=("spark-arrow",)))
     assert err.message_key == "engine.adjust_own_cards_only"

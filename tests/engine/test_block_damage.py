@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+from bot.engine import Adjust, Block, Cast, Concede, GameOptions, NoBlock, Pass, Summon, UseSkill
 
-from bot.engine import Adjust, Block, Cast, Concede, GameOptions, NoBlock, Pass, RuleViolation, Summon, UseSkill, apply
-
-from .conftest import LoadedDice, Table, pass_until, start
+from .conftest import Table, pass_until, refused, start
 
 DECK = ("bolt", "spark", "pup", "bolt", "bolt") + ("bolt",) * 5
 
@@ -19,9 +17,7 @@ def _main(options: GameOptions | None = None, **kw: object) -> Table:
 
 
 def _refused(t: Table, action: object) -> str:
-    with pytest.raises(RuleViolation) as info:
-        apply(t.state, action, LoadedDice())  # type: ignore[arg-type]
-    return info.value.message_key
+    return refused(t, action).message_key
 
 
 def _tap(t: Table, *uids: str) -> None:

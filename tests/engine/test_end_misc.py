@@ -22,17 +22,13 @@ from bot.engine import (
 )
 from bot.engine.state import GameState
 
-from .conftest import LoadedDice, Table, pass_until, start
+from .conftest import LoadedDice, Table, at_main, pass_until, start
 
 DECK = ("choir", "bolt", "bolt", "riddle", "dusk") + ("bolt",) * 5
 
 
-def _main(options: GameOptions | None = None, **kw: object) -> Table:
-    t = start(DECK, DECK, options=options, **kw)  # type: ignore[arg-type]
-    pass_until(t, "main")
-    t.do(Adjust(player="alice", subject="alice", field="ether", value=9))
-    t.do(Adjust(player="alice", subject="bob", field="ether", value=9))
-    return t
+def _main(options: GameOptions | None = None, **seats: object) -> Table:
+    return at_main(DECK, options, **seats)
 
 
 def test_resonance_rises_with_its_trigger_resolves_at_the_max_and_resets_in_the_end_phase() -> None:

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+from bot.engine import Adjust, Cast, GameOptions, Pass, Summon, UseSkill
 
-from bot.engine import Adjust, Cast, GameOptions, Pass, RuleViolation, Summon, UseSkill, apply
-
-from .conftest import LoadedDice, Table, pass_until, start
+from .conftest import Table, at_main, pass_until, refused, start
 
 MIXED = ("bolt", "spark", "quick", "weaken", "vengeance") + ("bolt",) * 5
 
 
-def _main(options: GameOptions | None = None, **kw: object) -> Table:
-    t = start(MIXED, MIXED, options=options, **kw)  # type: ignore[arg-type]
-    pass_until(t, "main")
-    t.do(Adjust(player="alice", subject="alice", field="ether", value=9))
-    t.do(Adjust(player="alice", subject="bob", field="ether", value=9))
-    return t
-
-
-def _refused(t: Table, action: object) -> RuleViolation:
-    with pytest.raises(RuleViolation) as info:
-        apply(t.state, action, LoadedDice())  # type: ignore[arg-type]
-    return info.value
+def _main(options: GameOptions | None = None, **seats: object) -> Table:
+    return at_main(MIXED, options, **seats)
 
 
 def test_priority_starts_with_the_turn_player_and_a_pass_hands_it_over() -> None:
@@ -53,18 +41,18 @@ def test_priority_can_pass_after_every_action_by_option() -> None:
 
 def test_the_player_without_priority_cannot_act() -> None:
     t = _main()
-    err = _refused(t, Cast(player="bob", card="spark", caster="p2.sage", target="p1.squire"))
+    err = refused(t, Cast(player="bob", card="spark", caster="p2.sage", target="p1.squire"))
     assert err.message_key == "engine.not_your_priority" and "優先権" in err.bilingual()
 
 
 def test_timing_windows_own_turn_opponent_turn_and_any() -> None:
     t = _main()
-    assert _refused(t, Cast(player="alice", card="quick", caster="p1.sage", target="p2.squire")).message_key == (
+    assert refused(t, Cast(player="alice", card="quick", caster="p1.sage", target="p2.squire")).message_key == (
         "engine.wrong_timing.opponent_turn"
     )
     t.do(Cast(player="alice", card="spark", caster="p1.sage", target="p2.squire"), 4)  # [好きなタイミング]
     t.do(Pass(player="alice"))
-    assert _refused(t, Cast(player="bob", card="bolt", caster="p2.sage", target="p1.squire")).message_key == (
+    assert refused(t, Cast(player="bob", card="bolt", caster="p2.sage", target="p1.squire")).message_key == (
         "engine.wrong_timing.own_turn"
     )
     t.do(Cast(player="bob", card="spark", caster="p2.sage", target="p1.squire"), 2)
@@ -85,11 +73,11 @@ def test_a_spell_costs_ether_names_its_caster_does_not_tap_it_and_goes_to_the_ce
 
 def test_the_caster_must_be_one_of_your_standing_arcastella() -> None:
     t = _main()
-    assert _refused(t, Cast(player="alice", card="bolt", caster="p2.knight", target="p2.sage")).message_key == (
+    assert refused(t, Cast(player="alice", card="bolt", caster="p2.knight", target="p2.sage")).message_key == (
         "engine.not_your_unit"
     )
     t.do(Adjust(player="alice", subject="p1.knight", field="hp", value=0))
-    assert _refused(t, Cast(player="alice", card="bolt", caster="p1.knight", target="p2.sage")).message_key == (
+    assert refused(t, Cast(player="alice", card="bolt", caster="p1.knight", target="p2.sage")).message_key == (
         "engine.unit_knocked_out"
     )
 
@@ -97,7 +85,7 @@ def test_the_caster_must_be_one_of_your_standing_arcastella() -> None:
 def test_a_cost_that_cannot_be_paid_is_refused_and_says_how_much() -> None:
     t = _main()
     t.do(Adjust(player="alice", subject="alice", field="ether", value=0))
-    err = _refused(t, Cast(player="alice", card="spark", caster="p1.sage", target="p2.sage"))
+    err = refused(t, Cast(player="alice", card="spark", caster="p1.sage", target="p2.sage"))
     assert err.message("en") == "Not enough ether (need 2, have 0)."
     assert err.message("ja") == "エーテルが足りません（必要 2、所持 0）。"
 
@@ -109,7 +97,7 @@ def test_an_attack_skill_costs_ether_and_taps_its_user_which_then_cannot_attack(
     t.do(UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.knight"))
     assert t.unit("p1.knight").tapped and t.player(0).ether == 9 - 1
     assert t.unit("p2.knight").hp == 20 - (6 - 4)
-    err = _refused(t, UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.knight"))
+    err = refused(t, UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.knight"))
     assert err.message_key == "engine.unit_tapped" and "This Arcastella is tapped" in err.bilingual()
 
 
@@ -117,7 +105,7 @@ def test_a_support_skill_does_not_tap_and_works_once_per_arcastella_per_turn() -
     t = _main()
     t.do(UseSkill(player="alice", unit="p1.knight", skill="guard"))
     assert not t.unit("p1.knight").tapped and t.state.effective_def(t.unit("p1.knight")) == 6
-    err = _refused(t, UseSkill(player="alice", unit="p1.knight", skill="aid", target="p1.sage"))
+    err = refused(t, UseSkill(player="alice", unit="p1.knight", skill="aid", target="p1.sage"))
     assert err.message_key == "engine.support_used"  # another support skill of the same Arcastella
     t.do(UseSkill(player="alice", unit="p1.squire", skill="jab", target="p2.sage"))  # another Arcastella may
     pass_until(t, "main", turn=3)
@@ -131,19 +119,19 @@ def test_a_tapped_arcastella_may_cast_and_support_unless_the_table_says_otherwis
     t.do(UseSkill(player="alice", unit="p1.knight", skill="guard"))
     strict = _main(GameOptions(first_player="first_seat", tapped_may_act=False))
     strict.do(Adjust(player="alice", subject="p1.knight", field="tapped", value=1))
-    err = _refused(strict, Cast(player="alice", card="bolt", caster="p1.knight", target="p2.squire"))
+    err = refused(strict, Cast(player="alice", card="bolt", caster="p1.knight", target="p2.squire"))
     assert err.message_key == "engine.unit_tapped"
 
 
 def test_a_triggered_skill_cannot_be_used_by_hand() -> None:
     t = _main()
-    err = _refused(t, UseSkill(player="alice", unit="p1.sage", skill="dawnlight"))
+    err = refused(t, UseSkill(player="alice", unit="p1.sage", skill="dawnlight"))
     assert err.message_key == "engine.skill_triggers_itself"
 
 
 def test_an_astral_code_needs_a_right_unless_the_table_says_always() -> None:
     t = _main()
-    err = _refused(t, UseSkill(player="alice", unit="p1.knight", skill="nova", target="p2.squire"))
+    err = refused(t, UseSkill(player="alice", unit="p1.knight", skill="nova", target="p2.squire"))
     assert err.message_key == "engine.no_astral_right"
     t.do(Adjust(player="alice", subject="alice", field="astral_rights", value=1))
     t.do(UseSkill(player="alice", unit="p1.knight", skill="nova", target="p2.squire"))
@@ -154,20 +142,18 @@ def test_an_astral_code_needs_a_right_unless_the_table_says_always() -> None:
 
 def test_targets_must_be_named_and_must_be_on_the_right_side() -> None:
     t = _main()
-    assert (
-        _refused(t, Cast(player="alice", card="bolt", caster="p1.sage")).message_key == "engine.target_required_enemy"
-    )
-    assert _refused(t, Cast(player="alice", card="bolt", caster="p1.sage", target="p1.knight")).message_key == (
+    assert refused(t, Cast(player="alice", card="bolt", caster="p1.sage")).message_key == "engine.target_required_enemy"
+    assert refused(t, Cast(player="alice", card="bolt", caster="p1.sage", target="p1.knight")).message_key == (
         "engine.target_not_enemy"
     )
-    assert _refused(t, Cast(player="alice", card="bolt", caster="p1.sage", target="p9.x")).message_key == (
+    assert refused(t, Cast(player="alice", card="bolt", caster="p1.sage", target="p9.x")).message_key == (
         "engine.unknown_unit"
     )
 
 
 def test_a_knockout_spell_can_be_cast_only_after_a_knockout_this_turn() -> None:
     t = _main(seat2={"leader": "knight"})
-    assert _refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight")).message_key == (
+    assert refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight")).message_key == (
         "engine.wrong_timing.knockout"
     )
     t.do(Adjust(player="alice", subject="p2.squire", field="hp", value=1))
@@ -185,5 +171,5 @@ def test_followers_and_aura_compolta_are_played_for_their_cost_by_a_named_arcast
     alice = t.player(0)
     assert [u.uid for u in alice.units][-1] == "p1.f1" and alice.auras[0].uid == "p1.a2"
     assert alice.ether == 1 and t.unit("p1.f1").hp == 3
-    err = _refused(t, Summon(player="alice", card="bolt", caster="p1.sage"))
+    err = refused(t, Summon(player="alice", card="bolt", caster="p1.sage"))
     assert err.message_key == "engine.not_playable"

@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Block, Cast, Charge, Pass, RuleViolation, SeatSpec, StartGame, UseSkill, apply, new_game
+from bot.engine import Block, Cast, Charge, Pass, RuleViolation, SeatSpec, StartGame, UseSkill, new_game
 from bot.engine.actions import Action
 
-from .conftest import LoadedDice, Table, pass_until
+from .conftest import LoadedDice, pass_until, refused
 from .sample_table import ALICE_ARC, BOB_ARC, sample_cards, sample_table
-
-
-def _refused(t: Table, action: Action) -> RuleViolation:
-    before = t.state
-    with pytest.raises(RuleViolation) as info:
-        apply(t.state, action, LoadedDice())
-    assert t.state == before
-    return info.value
 
 
 def test_a_card_not_in_hand_is_named_as_printed_with_its_id_kept_for_machines() -> None:
     t = sample_table()
-    err = _refused(t, Charge(player="alice", card="blaze-lance"))
+    err = refused(t, Charge(player="alice", card="blaze-lance"))
     assert err.message("ja") == "烈火の槍 は手札にありません。"
     assert err.message("en") == "烈火の槍 (Blaze Lance) is not in your hand."
     assert err.bilingual() == "烈火の槍 は手札にありません。 / 烈火の槍 (Blaze Lance) is not in your hand."
@@ -31,7 +23,7 @@ def test_a_card_not_in_hand_is_named_as_printed_with_its_id_kept_for_machines() 
 def test_a_spell_cast_at_the_wrong_time_is_named() -> None:
     t = sample_table()
     pass_until(t, "main")
-    err = _refused(t, Cast(player="alice", card="counter-flame", caster="p1.ignis-hart", target="p2.mizuha"))
+    err = refused(t, Cast(player="alice", card="counter-flame", caster="p1.ignis-hart", target="p2.mizuha"))
     assert err.message("ja") == "返し火 は[相手のターン]のメインフェイズにしか使えません。"
     assert err.message("en") == "返し火 (Counter Flame) can only be used in the main phase of your opponent's turn."
 
@@ -39,7 +31,7 @@ def test_a_spell_cast_at_the_wrong_time_is_named() -> None:
 def test_units_are_named_with_their_owner_in_both_languages() -> None:
     t = sample_table()
     pass_until(t, "main")
-    err = _refused(t, UseSkill(player="alice", unit="p2.mizuha", skill="water-blade", target="p1.ignis-hart"))
+    err = refused(t, UseSkill(player="alice", unit="p2.mizuha", skill="water-blade", target="p1.ignis-hart"))
     assert err.message("ja") == "水葉のミズハ(bob) はあなたのユニットではありません。"
     assert err.message("en") == "bob's 水葉のミズハ (Mizuha of the Water Leaves) is not your unit."
 
@@ -50,10 +42,10 @@ def test_a_tapped_attacker_and_a_self_triggering_skill_are_named() -> None:
     pass_until(t, "main")
     t.do(UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.kiri-no-sei"), 1, 1)
     t.do(Block(player="bob", blocker="p2.mizuha"), 1, 1)
-    err = _refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.mizuha"))
+    err = refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.mizuha"))
     assert err.message("ja") == "焔刃のハルト(alice) はタップ状態です。"
     assert err.message("en") == "This Arcastella is tapped: alice's 焔刃のハルト (Hart of the Blazing Blade)."
-    err = _refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="vanguard-call"))
+    err = refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="vanguard-call"))
     assert "「先陣の号令」" in err.message("ja")
     assert '"先陣の号令 (Call of the Vanguard)"' in err.message("en")
 
@@ -70,7 +62,7 @@ def test_a_bad_deck_names_the_card_and_the_player() -> None:
 
 def test_no_refusal_shows_an_internal_id_of_a_card_or_unit_the_game_knows() -> None:
     t = sample_table()
-    refusals: list[RuleViolation] = [_refused(t, Charge(player="alice", card="tide-bullet"))]
+    refusals: list[RuleViolation] = [refused(t, Charge(player="alice", card="tide-bullet"))]
     pass_until(t, "main")
     alice_turn: list[Action] = [
         Cast(player="alice", card="spark-arrow", caster="p1.ignis-hart", target="p1.sola-lyne"),  # an ally
@@ -80,9 +72,9 @@ def test_no_refusal_shows_an_internal_id_of_a_card_or_unit_the_game_knows() -> N
         UseSkill(player="alice", unit="p1.ignis-hart", skill="rallying-spirit", target="p2.mizuha"),  # enemy
         Block(player="bob", blocker="p2.kiri-no-sei"),  # no attack
     ]
-    refusals += [_refused(t, action) for action in alice_turn]
+    refusals += [refused(t, action) for action in alice_turn]
     t.do(Pass(player="alice"))
-    refusals.append(_refused(t, UseSkill(player="bob", unit="p2.mizuha", skill="water-blade", target="p1.ignis-hart")))
+    refusals.append(refused(t, UseSkill(player="bob", unit="p2.mizuha", skill="water-blade", target="p1.ignis-hart")))
     ids = set(sample_cards()) | {f"p{s}.{c}" for s, arc in ((1, ALICE_ARC), (2, BOB_ARC)) for c in arc}
     for err in refusals:
         text = err.bilingual()
