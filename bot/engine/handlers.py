@@ -124,7 +124,15 @@ def charge(ctx: Ctx, a: act.Charge) -> None:
     fire = a.use_ether_effect and bool(card.ether_effect) and ether_effect_allowed(state, seat, a.card)
     target = ally = None
     if fire:
-        target, ally = check_targets(state, seat, card.ether_effect, a.target, a.ally_target)
+        try:
+            target, ally = check_targets(state, seat, card.ether_effect, a.target, a.ally_target)
+        except RuleViolation as exc:
+            if exc.message_key not in ("engine.target_required_enemy", "engine.target_required_ally"):
+                raise
+            # Converting without the effect is also allowed: say so, not just "name a target".
+            raise RuleViolation(
+                "engine.ether_effect_needs_target", card=card_name(state.cards, a.card), card_id=a.card
+            ) from None
     elif a.target is not None or a.ally_target is not None:
         raise RuleViolation("engine.no_target_needed", target=unit_name(state, a.target or a.ally_target))
     ctx.emit(ev.CardConverted(seat=seat, card=a.card, ether=0))

@@ -6,7 +6,8 @@ import pytest
 
 from bot.engine import Cast, Charge, GameOptions, Pass, RuleViolation, apply
 
-from .conftest import LoadedDice, pass_until, start
+from .conftest import LoadedDice, pass_until, refused, start
+from .sample_table import sample_table
 
 
 def test_converting_a_spell_gains_its_cost_in_ether_and_hands_the_turn_to_act_over() -> None:
@@ -113,3 +114,14 @@ def test_the_ether_cap_option_limits_the_pool() -> None:
     t.do(Pass(player="bob"))
     t.do(Charge(player="alice", card="big"))
     assert t.player(0).ether == 6 + 0  # dawnlight gave 1, 1 + 5 = 6, the second big adds nothing
+
+
+def test_an_ether_effect_without_its_target_says_the_card_may_be_converted_without_it() -> None:
+    t = sample_table(("blaze-lance",) * 10)
+    err = refused(t, Charge(player="alice", card="blaze-lance"))
+    assert err.message("ja").startswith("烈火の槍 のエーテルエフェクトには対象が必要です。")
+    assert "エーテルエフェクトを使わずに変換してください" in err.message("ja")
+    assert "convert the card without its ether effect" in err.message("en")
+    ether = t.player(0).ether
+    t.do(Charge(player="alice", card="blaze-lance", use_ether_effect=False))
+    assert t.player(0).ether == ether + 3
