@@ -168,6 +168,7 @@ def knock_out(ctx: Ctx, unit: Unit) -> None:
         return
     if isinstance(card, Arcastella):
         fire_skills(ctx, unit, "knockout")
+        _leader_sees_knockout(ctx, unit)
     elif isinstance(card, Follower):
         for trigger in card.triggers:
             if trigger.timing == "knockout" and not state.over:
@@ -176,7 +177,16 @@ def knock_out(ctx: Ctx, unit: Unit) -> None:
                 )
 
 
-def fire_skills(ctx: Ctx, unit: Unit, timing: str) -> None:
+def _leader_sees_knockout(ctx: Ctx, fallen: Unit) -> None:
+    """A leader skill at 戦闘脱落時 fires when another Arcastella of its side is knocked out (house rule
+    15): the leader's own knock-out ends the game before any trigger, so it could never fire otherwise."""
+    state = ctx.state
+    leader = state.find_unit(state.players[fallen.owner].leader)
+    if leader is not None and leader.uid != fallen.uid and not leader.knocked_out and not state.over:
+        fire_skills(ctx, leader, "knockout", only_leader=True)
+
+
+def fire_skills(ctx: Ctx, unit: Unit, timing: str, *, only_leader: bool = False) -> None:
     """Triggered skills of one Arcastella at `timing`: paid when affordable, skipped otherwise."""
     state = ctx.state
     card = state.cards[unit.card]
@@ -187,6 +197,8 @@ def fire_skills(ctx: Ctx, unit: Unit, timing: str) -> None:
             return
         player = state.players[unit.owner]  # again each time: an effect may have changed it
         if skill.timing != timing or (skill.kind == "leader" and player.leader != unit.uid):
+            continue
+        if only_leader and skill.kind != "leader":
             continue
         if skill.cost > player.ether:
             ctx.emit(ev.SkillSkipped(seat=unit.owner, unit=unit.uid, skill=skill.id, cost=skill.cost))

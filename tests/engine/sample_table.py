@@ -27,6 +27,7 @@ def sample_table(
     deck2: Sequence[str] = ("tide-bullet",) * 10,
     *faces: int,
     equipment: dict[str, str] | None = None,
+    leader: str = ALICE_ARC[0],
 ) -> Table:
     dice = LoadedDice(*faces)
     seats = (
@@ -34,7 +35,7 @@ def sample_table(
             id="alice",
             name="alice",
             arcastella=ALICE_ARC,
-            leader=ALICE_ARC[0],
+            leader=leader,
             deck=tuple(deck1),
             equipment=equipment or {},
         ),

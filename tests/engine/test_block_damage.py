@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.engine import Adjust, Block, Cast, Concede, GameOptions, NoBlock, Pass, Summon, UseSkill
 
 from .conftest import Table, pass_until, refused, start
+from .sample_table import sample_table
 
 DECK = ("bolt", "spark", "pup", "bolt", "bolt") + ("bolt",) * 5
 
@@ -229,3 +230,21 @@ def test_a_follower_cannot_block() -> None:
     t.do(UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.sage"))
     assert t.state.phase == "main"  # the follower offers no block
     assert _refused(t, Block(player="bob", blocker="p2.f1")) == "engine.no_attack_to_block"
+
+
+def test_a_leader_knockout_skill_fires_when_another_arcastella_of_its_side_is_knocked_out() -> None:
+    # 鉄壁のヴォルク's leader skill 不落の城壁: 味方のアルカステラが戦闘脱落した時、味方全員のDEFを【継続2】の間+1.
+    t = sample_table(leader="garde-volk")
+    hart, volk = t.state.effective_def(t.unit("p1.ignis-hart")), t.state.effective_def(t.unit("p1.garde-volk"))
+    new = t.do(Adjust(player="bob", subject="p1.sola-lyne", field="hp", value=0))
+    used = [e for e in new if e.type == "skill_used"]
+    assert [(e.unit, e.skill, e.triggered) for e in used] == [("p1.garde-volk", "unyielding-wall", True)]
+    assert t.state.effective_def(t.unit("p1.ignis-hart")) == hart + 1
+    assert t.state.effective_def(t.unit("p1.garde-volk")) == volk + 1
+    assert not any(e.type == "def_changed" and e.unit == "p1.sola-lyne" for e in new)  # knocked out: untouched
+
+
+def test_a_leader_knockout_skill_of_an_arcastella_that_is_not_the_leader_stays_silent() -> None:
+    t = sample_table()  # 焔刃のハルト leads; ヴォルク's 不落の城壁 is a leader skill, so it does not work
+    new = t.do(Adjust(player="bob", subject="p1.sola-lyne", field="hp", value=0))
+    assert not any(e.type == "skill_used" for e in new)
