@@ -137,9 +137,13 @@ def _damage(ctx: Ctx, index: int, effect: DamageEffect, src: Source) -> None:
     else:
         amount = effect.amount or 0
     hit_enemy = False
-    for unit in targets:
+    for listed in targets:
         if ctx.state.over:
             return
+        # Again for each unit: a knock-out trigger of an earlier one may have healed, hurt or removed it.
+        unit = ctx.state.find_unit(listed.uid)
+        if unit is None or unit.knocked_out:
+            continue
         blocker = src.blocker is not None and unit.uid == src.blocker
         outcome = deal_damage(ctx, unit, amount, src.kind, src.card, blocker=blocker)
         hit_enemy = hit_enemy or (outcome.final > 0 and unit.owner != src.controller)

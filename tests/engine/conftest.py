@@ -117,6 +117,15 @@ TEST_CARDS: list[dict[str, Any]] = [
     _spell("weaken", 1, [{"kind": "modify_def", "amount": -3, "target": "chosen_enemy"}], timing="any"),
     _spell("big", 5, [dmg(9)]),
     _spell("study", 0, [{"kind": "draw", "count": 2}]),
+    _spell("storm", 1, [dmg(2, target="all_enemies")]),
+    {
+        "type": "follower",
+        "id": "martyr",
+        "name": "martyr",
+        "cost": 0,
+        "hp": 1,
+        "triggers": [{"timing": "knockout", "effects": [{"kind": "heal", "amount": 5, "target": "all_allies"}]}],
+    },
     {
         "type": "follower",
         "id": "pup",

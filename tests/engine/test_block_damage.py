@@ -248,3 +248,19 @@ def test_a_leader_knockout_skill_of_an_arcastella_that_is_not_the_leader_stays_s
     t = sample_table()  # 焔刃のハルト leads; ヴォルク's 不落の城壁 is a leader skill, so it does not work
     new = t.do(Adjust(player="bob", subject="p1.sola-lyne", field="hp", value=0))
     assert not any(e.type == "skill_used" for e in new)
+
+
+def test_damage_to_every_enemy_reads_each_unit_as_earlier_triggers_left_it() -> None:
+    # storm deals 2 to each of bob's units in board order; martyr falls first and heals its allies 5,
+    # so pup (at 1 HP before the storm) is back at 3 when its turn comes and survives with 1.
+    t = start(("storm",) * 10, ("martyr", "pup") + ("bolt",) * 8)
+    pass_until(t, "main", turn=2)
+    t.do(Adjust(player="bob", subject="bob", field="ether", value=5))
+    t.do(Summon(player="bob", card="martyr", caster="p2.sage"))
+    t.do(Summon(player="bob", card="pup", caster="p2.sage"))
+    t.do(Adjust(player="bob", subject="p2.f2", field="hp", value=1))
+    pass_until(t, "main", turn=3)
+    t.do(Cast(player="alice", card="storm", caster="p1.sage"))
+    assert t.state.find_unit("p2.f1") is None and t.player(1).afterglow == ["martyr"]
+    assert t.unit("p2.f2").hp == 3 - 2 and not t.unit("p2.f2").knocked_out
+    assert t.unit("p2.sage").hp == 15  # 2 from the storm, healed by martyr's trigger
