@@ -14,10 +14,8 @@ from collections.abc import Callable, Collection
 from typing import Literal
 
 from bot.catalog import Arcastella, Catalog, Skill, normalize_name
-from bot.engine.errors import Named
 from bot.engine.state import GameState
-from bot.errors import RefereeError
-from bot.i18n import normalize_locale, t
+from bot.errors import Named, RefereeError
 from bot.render.names import Names
 
 Side = Literal["own", "enemy", "any"]
@@ -31,14 +29,6 @@ class ConsoleError(RefereeError):
 
     key = "console.bad_line"
 
-    def message(self, locale: str = "ja") -> str:
-        loc = normalize_locale(locale)
-        args = {k: v.in_locale(loc) if isinstance(v, Named) else v for k, v in self.args_.items()}
-        return t(self.message_key, loc, **args)
-
-    def bilingual(self) -> str:
-        ja, en = self.message("ja"), self.message("en")
-        return ja if ja == en else f"{ja} / {en}"
 
 
 def _named(state: GameState, say: Callable[[Names], str]) -> Named:

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.catalog.cards import Arcastella
-from bot.engine.errors import Named
 from bot.engine.state import GameState
+from bot.errors import Named
 
 
 def _label(name: str, name_en: str | None) -> Named:
