@@ -5,10 +5,14 @@
 
 What it measures, in one run, on one database file in the store's own mode (WAL, synchronous=NORMAL,
 busy timeout, through sqlite-utils):
-- cycle: TableService.act_now = load (version read + cached or parsed state) → the real engine's
-  apply with the table's fair dice → commit (state + events + rolls, version-checked, one
-  transaction). Random legal moves of real games with the shipped decks; a finished game is replaced.
-  Also split into its parts (load, apply, commit), timed the same way.
+- cycle: TableService.act_now = load (the game the service holds in memory since its last commit: the
+  commit's version check refuses it if another process moved the game on, and then the action is
+  tried again on the stored game) → the real engine's apply with the table's fair dice → commit
+  (state + the action's events as one log row + rolls, version-checked, one transaction). Random
+  legal moves of real games with the shipped decks; a finished game is replaced.
+  Also split into its parts (load, apply, commit), timed the same way, and beside them the load of
+  a game not held in memory (after a restart, or after another process wrote): version read, row
+  read and parse.
 - floor: one single-row upsert of the game's state text of the moment (same size and content as the
   commit writes), in its own `db.atomic()` transaction, on the store's own connection, in raw SQL: the
   least any durable write of that state can cost. Beside it the same upsert through sqlite-utils'
@@ -108,7 +112,7 @@ def measure_cycle(service: TableService, table: Table, channel: int, rounds: int
     """The full cycle, and separately its parts, on real random moves; the floor is measured between
     them, with the state text of the moment, so both see the same file, cache and WAL (a growing WAL
     or a checkpoint falls on either alike)."""
-    names = ("cycle", "load", "apply", "commit", "serialise", "floor", "floor_lib", "floor_tiny", "floor_hot")
+    names = ("cycle", "load", "apply", "commit", "serialise", "cold", "floor", "floor_lib", "floor_tiny", "floor_hot")
     out: dict[str, list[float]] = {name: [] for name in names}
     floor = Floor(service.store)
     asyncio.run(service.start_game(channel, A, table.start_action()))
@@ -122,9 +126,11 @@ def measure_cycle(service: TableService, table: Table, channel: int, rounds: int
             result = service.act_now(channel, user, action)
             if keep:
                 out["cycle"].append(time.perf_counter() - t0)
-        else:  # the same cycle taken apart (service internals, timed step by step)
+        else:  # the same cycle taken apart (service internals, timed step by step, as act_now runs them)
             t0 = time.perf_counter()
-            game, state = service._load(channel)
+            held = service._cache.get(channel)
+            game, state = held if held is not None else service._load(channel)
+            service._check_seat(state, user, action)
             t1 = time.perf_counter()
             assert game.seed is not None and game.table_id is not None
             rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
@@ -150,6 +156,12 @@ def measure_cycle(service: TableService, table: Table, channel: int, rounds: int
             out["floor_tiny"].append(samples[2])
         if result.finished:
             asyncio.run(service.start_game(channel, A, table.start_action()))
+        elif i % 10 == 5:  # a load as after a restart: nothing held in memory (the next action finds it held)
+            service._cache.pop(channel)
+            t0 = time.perf_counter()
+            service._load(channel)
+            if keep:
+                out["cold"].append(time.perf_counter() - t0)
     # The same upsert back to back in a tight loop, as floors are usually measured: the lowest figure.
     out["floor_hot"] = [floor.raw(texts[i % 2]) for i in range(rounds)]  # the last two states, in turn
     return out
@@ -186,8 +198,8 @@ def populate(service: TableService, table: Table, games: int, active: int) -> li
                 (2_000_000 + n, now, now, now, template),
             ).fetchone()[0]
             store.db.execute(
-                "INSERT INTO events (game_id, seq, version, actor, type, data, created_at) "
-                "SELECT ?, seq, version, actor, type, data, created_at FROM events WHERE game_id = ?",
+                "INSERT INTO actions (game_id, version, first_seq, actor, types, events, created_at) "
+                "SELECT ?, version, first_seq, actor, types, events, created_at FROM actions WHERE game_id = ?",
                 (new_id, template),
             )
     return channels
@@ -231,10 +243,11 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     state_size = len(_state_json(service.status_now(1).state))
     print(f"\n== synchronous={mode}: one action, real engine, real dice (random legal moves of real games)")
     report("full cycle (load→apply→commit)", m["cycle"])
-    report("  load (version check, cached game)", m["load"])
+    report("  load (the game held in memory)", m["load"])
     report("  engine apply", m["apply"])
     report("  commit (state+events+rolls, 1 tx)", m["commit"])
     report("    of which JSON of state+events", m["serialise"])
+    report("load of a game not held (restart)", m["cold"])
     print("   floor: one single-row upsert of the state text, own transaction, same connection and mode")
     report(f"raw SQL, state-sized row (~{state_size} B)", m["floor"])
     report("same through sqlite-utils upsert()", m["floor_lib"])
@@ -258,8 +271,8 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     print(f"   store part (load+commit) / raw floor     {part}")
     print(f"   engine apply alone / raw floor           {med(m['apply']) / floor:6.2f}x")
     print(
-        "   (the store part is the version read, the JSON of the state and events, and one transaction that"
-        "\n    writes the game row, each event and each roll, with their indexes: the floor writes one row)"
+        "   (the store part is the JSON of the state and events, and one transaction that writes the game"
+        "\n    row, the action's log row and each roll, with their indexes: the floor writes one row)"
     )
     service.close()
     store.close()

@@ -35,7 +35,9 @@ from bot.store import (
     NoGame,
     RawJson,
     Store,
+    StoreError,
     UnknownGame,
+    VersionConflict,
 )
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
@@ -198,6 +200,7 @@ class TableService:
     # start time by default; the console fixes it so that `--seed N` replays a game exactly.
     table_id_factory: Callable[[int], str] = field(default=lambda channel_id: _table_id(channel_id))
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+    # The running game of each channel as last written or read (by channel id).
     _cache: _Lru[tuple[GameRecord, GameState]] = field(default_factory=lambda: _Lru(1024))
     _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
     _catalog: Any = None
@@ -346,17 +349,36 @@ class TableService:
         )
         if state.over:  # decided at set-up (a deck too small to draw from): filed as finished at once
             return Outcome(channel_id, game.id, game.version, state, list(events), True, rng.commitment, rng.seed.hex())
-        self._cache.put(game.id, (game, state))
+        self._cache.put(channel_id, (game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
     def act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
         """`act` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
-        game, state = self._load(channel_id)
+        held = self._cache.get(channel_id)
+        if held is not None:
+            # The game held in memory is used without reading the file first: the commit's version check
+            # refuses it if another process moved the game on. Only when something is refused is the held
+            # game compared with the file, and on a stale one the action is tried again on the stored game.
+            try:
+                return self._act_on(*held, user_id, action)
+            except RefereeError as exc:
+                if not _maybe_stale(exc) or self._is_current(held[0]):
+                    raise
+        return self._act_on(*self._load(channel_id), user_id, action)
+
+    def _act_on(self, game: GameRecord, state: GameState, user_id: int, action: Action) -> Outcome:
         self._check_seat(state, user_id, action)
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
         rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
         new_state, events = apply(state, action, rng)
         return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
+
+    def _is_current(self, game: GameRecord) -> bool:
+        """Whether `game` is the very version in the file; if not, it is no longer held in memory."""
+        if self.store.version_of(game.channel_id) == (game.id, game.version):
+            return True
+        self._cache.pop(game.channel_id)
+        return False
 
     def _undo_now(self, channel_id: int, user_id: int) -> Outcome:
         game, _ = self._load(channel_id)
@@ -400,17 +422,18 @@ class TableService:
         return actions
 
     def _load(self, channel_id: int) -> tuple[GameRecord, GameState]:
-        # The version is read from the database every time; the game held in memory is reused only when
-        # it is the very version stored (another process may have moved the game on).
+        # The version is read from the file; the game held in memory is reused only when it is the very
+        # version stored (another process may have moved the game on).
         head = self.store.version_of(channel_id)
         if head is None:
+            self._cache.pop(channel_id)
             raise NoGame(channel=channel_id)
-        cached = self._cache.get(head[0])
-        if cached is not None and cached[0].version == head[1]:
+        cached = self._cache.get(channel_id)
+        if cached is not None and (cached[0].id, cached[0].version) == head:
             return cached
         game = self.store.load(channel_id)
         state = self._state_of(game)
-        self._cache.put(game.id, (game, state))
+        self._cache.put(channel_id, (game, state))
         return game, state
 
     def _state_of(self, game: GameRecord) -> GameState:
@@ -458,7 +481,7 @@ class TableService:
                 next_roll=next_roll,
                 rolls=_rolls(events, user_id, game.commitment),
             )
-            self._cache.pop(game.id)
+            self._cache.pop(game.channel_id)
             seed = stored.seed.hex() if stored.seed is not None else None
             return Outcome(
                 game.channel_id, game.id, stored.version, state, events, True, stored.commitment, revealed_seed=seed
@@ -474,7 +497,7 @@ class TableService:
             next_roll=next_roll,
             rolls=_rolls(events, user_id, game.commitment),
         )
-        self._cache.put(game.id, (stored, state))
+        self._cache.put(game.channel_id, (stored, state))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
 
     # -- fair dice, for a judge: a game's draws in the roll-log format of bot/dice/verify.py -------
@@ -529,6 +552,12 @@ class TableService:
             for row in self.store.rolls.of_game(game_id)
             if row.number is not None
         ]
+
+
+def _maybe_stale(exc: RefereeError) -> bool:
+    """A refusal that a game held in memory but moved on in the file could cause (a rule or seat refusal
+    read from an old table, or the version check); not a file that is busy or broken."""
+    return not isinstance(exc, StoreError) or isinstance(exc, VersionConflict | NoGame)
 
 
 def _result(state: GameState) -> dict[str, Any]:

@@ -7,8 +7,8 @@ classes. `state_as(GameState)` / `data_as(Event)` parse them; a row that does no
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Literal, TypeVar
 
@@ -29,8 +29,11 @@ JsonLike = RawJson | BaseModel | Mapping[str, Any] | list[Any]
 
 
 def now_text() -> str:
-    """Timestamps are UTC ISO-8601 text, readable in any SQLite browser."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """Timestamps are UTC ISO-8601 text to the millisecond, readable in any SQLite browser (the same
+    text as `datetime.now(UTC).isoformat(timespec="milliseconds")`, in half the time: every commit
+    stamps its rows)."""
+    now = time.time()
+    return f"{time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(now))}.{int(now * 1000) % 1000:03d}+00:00"
 
 
 def to_json(doc: JsonLike) -> str:

@@ -7,12 +7,14 @@ sharing the file can never overwrite each other silently.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, NoReturn
 
+from pydantic import BaseModel, TypeAdapter
 from sqlite_utils import Database
 
 from bot.store.connection import BUSY_TIMEOUT_MS, open_database, translated
@@ -34,7 +36,10 @@ _UPDATE = (
     "WHERE channel_id = ? AND status = 'active' AND version = ?"
 )
 _UPDATE_FINISH = _UPDATE.replace("updated_at = ? ", "updated_at = ?, status = 'finished', finished_at = ?, result = ? ")
-_INSERT_EVENT = "INSERT INTO events (game_id, seq, version, actor, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_EVENT_LIST: TypeAdapter[list[Any]] = TypeAdapter(list[Any])
+_INSERT_ACTION = (
+    "INSERT INTO actions (game_id, version, first_seq, actor, types, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 class Store:
@@ -117,12 +122,17 @@ class Store:
     def events(self, game_id: int, *, after_seq: int = 0, limit: int = -1) -> list[EventRecord]:
         """The game's log in order (append-only; undo and rollback are events in it too)."""
         with translated(self.path):
-            cur = self.db.execute(
-                "SELECT game_id, seq, version, actor, type, data, created_at FROM events "
-                "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                (game_id, after_seq, limit),
-            )
-            return as_records(cur, EventRecord, what="events row")
+            try:
+                cur = self.db.execute(
+                    "SELECT game_id, seq, version, actor, type, data, created_at FROM events "
+                    "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (game_id, after_seq, limit),
+                )
+                return as_records(cur, EventRecord, what="events row")
+            except sqlite3.OperationalError as exc:
+                if "json" not in str(exc).lower():
+                    raise
+                self._refuse_log(game_id, exc)
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -170,7 +180,7 @@ class Store:
             except sqlite3.IntegrityError as exc:
                 raise GameAlreadyRunning(channel=channel_id) from exc
             game = as_records(cur, GameRecord, what="games row")[0]
-            self._append(game.id, 1, 1, [(event_type(e), to_json(e)) for e in events], actor, now)
+            self._append(game.id, 1, 1, _filed(events), actor, now)
             insert_rolls(self.db, channel_id, game.id, rolls, now)
         return game
 
@@ -241,7 +251,7 @@ class Store:
         now = now_text()
         state_text = to_json(state)
         result_text = None if finish is None else to_json(finish)
-        typed = [(event_type(e), to_json(e)) for e in events]
+        filed = _filed(events)
         sql = _UPDATE_FINISH if finish is not None else _UPDATE
         if game_id is not None:
             sql += " AND id = ?"
@@ -264,7 +274,7 @@ class Store:
                 self._refuse(channel_id, expected_version, game_id)
             written_id, last_seq = found
             first_seq = last_seq - len(events) + 1
-            self._append(written_id, first_seq, expected_version + 1, typed, actor, now)
+            self._append(written_id, first_seq, expected_version + 1, filed, actor, now)
             insert_rolls(self.db, channel_id, written_id, rolls, now)
             if loaded is None:  # a caller without the record it started from: read it, in this transaction
                 return self.game(written_id)
@@ -284,18 +294,38 @@ class Store:
         found = current.version if game_id in (None, current.id) else f"{current.version} (game #{current.id})"
         raise VersionConflict(channel=channel_id, expected=expected_version, found=found)
 
+    def _refuse_log(self, game_id: int, exc: sqlite3.Error) -> NoReturn:
+        """A log row whose JSON does not parse: name the action it holds, change nothing."""
+        bad = self.db.conn.execute(
+            "SELECT version, first_seq FROM actions "
+            "WHERE game_id = ? AND NOT (json_valid(events) AND json_valid(types)) ORDER BY version LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        where = f"game {game_id}" if bad is None else f"game {game_id}, version {bad[0]}, from seq {bad[1]}"
+        raise CorruptRow(what=f"actions.events ({where})", reason=str(exc)) from exc
+
     def _append(
-        self, game_id: int, first_seq: int, version: int, typed: list[tuple[str, str]], actor: int | None, now: str
+        self, game_id: int, first_seq: int, version: int, filed: tuple[str, str] | None, actor: int | None, now: str
     ) -> None:
-        """One executemany for all the events of a write (`typed`: their type and JSON text)."""
-        if typed:
-            self.db.conn.executemany(
-                _INSERT_EVENT,
-                [(game_id, first_seq + i, version, actor, kind, text, now) for i, (kind, text) in enumerate(typed)],
-            )
+        """All the events of a write as one row (`filed`: their types and the events, as JSON arrays)."""
+        if filed is not None:
+            self.db.conn.execute(_INSERT_ACTION, (game_id, version, first_seq, actor, filed[0], filed[1], now))
 
     def _one_game(self, where: str, params: tuple[Any, ...]) -> GameRecord | None:
         with translated(self.path):
             cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params)
             found = as_records(cur, GameRecord, what="games row")
         return found[0] if found else None
+
+
+def _filed(events: Sequence[JsonLike]) -> tuple[str, str] | None:
+    """The events of one write as the log files them: a JSON array of their type names and one of the
+    events themselves (None when there are none)."""
+    if not events:
+        return None
+    types = [event_type(e) for e in events]
+    # Plain names (all the referee's own) need no escaping; the array is then built without a dumps call.
+    names = '["' + '","'.join(types) + '"]' if all(t.isidentifier() for t in types) else json.dumps(types)
+    if all(isinstance(e, BaseModel | dict) for e in events):
+        return names, _EVENT_LIST.dump_json(list(events)).decode()  # one serialiser call for the whole action
+    return names, "[" + ",".join(to_json(e) for e in events) + "]"

@@ -199,6 +199,28 @@ async def test_two_services_on_one_file_see_each_others_moves(db_path: Path) -> 
         assert first.check_replay(first.store.load(CH).id).matches
 
 
+async def test_a_service_holding_an_old_table_plays_on_the_stored_one(db_path: Path) -> None:
+    # `first` holds the game in memory; `second`, on the same file, moves it on behind its back. The
+    # next move through `first` (legal only on the stored table) is applied there once, not refused or
+    # written over the other's move.
+    with Store.open(db_path) as one, Store.open(db_path) as two:
+        first, second = TableService(one), TableService(two)
+        await first.start_game(CH, AKI, start())
+        rnd = random.Random(3)
+        for _ in range(3):
+            await first.act(CH, *next_move((await first.status(CH)).state, rnd))
+        held = first._cache.get(CH)
+        assert held is not None
+        for _ in range(4):
+            await second.act(CH, *next_move((await second.status(CH)).state, rnd))
+        stored = (await second.status(CH)).state
+        assert stored.model_dump() != held[1].model_dump()
+        out = await first.act(CH, *next_move(stored, rnd))
+        assert out.version == 1 + 3 + 4 + 1
+        assert (await second.status(CH)).version == out.version
+        assert second.check_replay(out.game_id).matches
+
+
 async def test_a_busy_channel_does_not_hold_up_another(service: TableService) -> None:
     await service.start_game(CH, AKI, start())
     await service.start_game(CH + 1, AKI, start())
@@ -245,7 +267,7 @@ async def test_a_damaged_state_row_stops_play_clearly_and_a_moderator_repairs_it
 
     with sqlite3.connect(db_path) as conn:
         conn.execute("UPDATE games SET state = '{\"turn\": ' WHERE channel_id = ?", (CH,))
-    table._cache.pop(out.game_id)  # as after a restart: nothing held in memory
+    table._cache.pop(CH)  # as after a restart: nothing held in memory
     with pytest.raises(CorruptRow) as info:
         await table.status(CH)
     assert f"game {out.game_id}" in info.value.bilingual()

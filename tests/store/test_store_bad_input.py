@@ -27,7 +27,7 @@ def _game(path: Path) -> int:
 
 def _raw(path: Path, sql: str, *params: object) -> None:
     with sqlite3.connect(path) as conn:
-        conn.execute("DROP TRIGGER IF EXISTS events_no_update")  # only to plant damage for the test
+        conn.execute("DROP TRIGGER IF EXISTS actions_no_update")  # only to plant damage for the test
         conn.execute(sql, params)
 
 
@@ -52,7 +52,17 @@ def test_a_malformed_version_is_reported_not_guessed(db_path: Path) -> None:
 
 def test_a_malformed_event_is_reported_with_its_sequence_number(db_path: Path) -> None:
     game_id = _game(db_path)
-    _raw(db_path, "UPDATE events SET data = 'not json' WHERE game_id = ? AND seq = 2", game_id)
+    _raw(db_path, "UPDATE actions SET events = 'not json' WHERE game_id = ? AND first_seq = 2", game_id)
+    with Store.open(db_path) as store:
+        with pytest.raises(CorruptRow) as info:
+            store.events(game_id)
+        assert "seq 2" in info.value.bilingual()
+        assert store.load(CHANNEL).version == 2  # the game itself is left as it was
+
+
+def test_an_event_that_is_json_but_not_an_event_is_reported_with_its_sequence_number(db_path: Path) -> None:
+    game_id = _game(db_path)
+    _raw(db_path, "UPDATE actions SET events = '[[1, 2]]' WHERE game_id = ? AND first_seq = 2", game_id)
     with Store.open(db_path) as store:
         events = store.events(game_id)
         with pytest.raises(CorruptRow) as info:

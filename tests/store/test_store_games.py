@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -155,3 +157,10 @@ def test_a_stale_loaded_record_is_a_conflict_and_writes_nothing(store: Store) ->
         store.commit(CHANNEL, {"turn": 99}, [{"type": "B"}], 1, loaded=stale)
     assert store.load(CHANNEL).state_dict() == {"turn": 1}
     assert [e.type for e in store.events(game_id)] == ["GameStarted", "A"]
+
+
+def test_rows_are_stamped_in_utc_to_the_millisecond(store: Store) -> None:
+    stamp = store.game(_start(store)).created_at
+    assert stamp == store.events(store.load(CHANNEL).id)[0].created_at
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", stamp), stamp
+    assert abs(datetime.fromisoformat(stamp) - datetime.now(UTC)) < timedelta(seconds=5)

@@ -60,6 +60,20 @@ def _forge(db: Path, table: str, set_sql: str, where_sql: str, *params: object) 
         conn.execute(f"UPDATE {table} SET {set_sql} WHERE {where_sql}", params)
 
 
+def _forge_event(db: Path, seq: int, event: dict[str, object]) -> None:
+    """Replace event `seq` of the channel's game inside the log row of the action that holds it."""
+    _forge(
+        db,
+        "actions",
+        "events = json_set(events, '$[' || (? - first_seq) || ']', json(?))",
+        "first_seq <= ? AND ? < first_seq + json_array_length(events)",
+        seq,
+        json.dumps(event),
+        seq,
+        seq,
+    )
+
+
 def _game(db: Path) -> tuple[str, str]:
     """The stored seed (hex) and commitment of the channel's game, read from the file itself."""
     seed, commitment = _sql(db, "SELECT seed, commitment FROM games WHERE channel_id = ?", int(CHANNEL))[0]
@@ -112,7 +126,7 @@ def test_a_tampered_stored_roll_fails_and_is_named(db: Path, capsys: pytest.Capt
     seq, data = _sql(db, "SELECT seq, data FROM events WHERE type = 'dice_rolled' ORDER BY seq DESC LIMIT 1")[0]
     event = json.loads(str(data))
     event["faces"] = _flip(event["faces"])
-    _forge(db, "events", "data = ?", "seq = ?", json.dumps(event), seq)
+    _forge_event(db, int(seq), event)
     code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
     assert code == 1
     assert f"roll #{event['number']} ({event['purpose']}, {event['expression']}, event {seq})" in err
@@ -134,7 +148,7 @@ def test_a_tampered_deck_order_fails_and_is_named(db: Path, capsys: pytest.Captu
     order = event["order"]
     swap = next(i for i in range(1, len(order)) if order[i] != order[0])
     order[0], order[swap] = order[swap], order[0]
-    _forge(db, "events", "data = ?", "seq = ?", json.dumps(event), seq)
+    _forge_event(db, int(seq), event)
     code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
     assert code == 1
     assert f"shuffle #{event['number']} (seat {event['seat']}'s deck, event {seq}): at card 1 " in err
@@ -146,7 +160,7 @@ def test_a_hidden_draw_is_reported_missing(db: Path, capsys: pytest.CaptureFixtu
     event = json.loads(str(data))
     hidden = event["number"]
     event["number"] = 10_000
-    _forge(db, "events", "data = ?", "seq = ?", json.dumps(event), seq)
+    _forge_event(db, int(seq), event)
     _forge(db, "rolls", "number = NULL", "number = ?", hidden)
     code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
     assert code == 1
