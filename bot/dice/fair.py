@@ -65,7 +65,7 @@ class FairRandomness:
         if next_number < 0:
             raise ValueError("draw numbers start at 0")
         self._seed = bytes(seed)
-        self._keyed = hmac.new(self._seed, digestmod=hashlib.sha256)
+        self._keyed: hmac.HMAC | None = None  # keyed on the first draw: most actions of a game draw nothing
         self.table_id = table_id
         self.next_number = next_number
 
@@ -85,6 +85,8 @@ class FairRandomness:
         return commitment_of(self._seed)
 
     def stream(self, purpose: str) -> FairStream:
+        if self._keyed is None:
+            self._keyed = hmac.new(self._seed, digestmod=hashlib.sha256)
         number = self.next_number
         self.next_number += 1
         return FairStream(self._keyed, self.table_id, number, purpose)

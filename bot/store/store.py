@@ -3,6 +3,9 @@
 Every write is one `db.atomic()` transaction. A commit names the version it was computed from and is
 refused with VersionConflict (writing nothing) when the stored game has moved on, so two processes
 sharing the file can never overwrite each other silently.
+
+The log is one `actions` row per write (its events as a JSON array): a row per event cost each commit
+more than the whole rest of its log write. The `events` view lays it out one row per event.
 """
 
 from __future__ import annotations
