@@ -16,9 +16,10 @@ busy timeout, through sqlite-utils):
 - floor: one single-row upsert of the game's state text of the moment (same size and content as the
   commit writes), in its own `db.atomic()` transaction, on the store's own connection, in raw SQL: the
   least any durable write of that state can cost. Beside it the same upsert through sqlite-utils'
-  `Table.upsert()`, the library's own way, and a 16-byte upsert. The floor samples are taken between
-  the cycle samples, after a warm-up, so both run against the same file, cache and WAL; and once more
-  back to back in a tight loop (the lowest figure: SQLite's code and pages stay hot in the CPU caches).
+  `Table.upsert()`, the library's own way, and a 16-byte upsert. The cycle, its parts and the floors
+  are sampled in turn, after a warm-up, each right after the same work (choosing the next move), so
+  all run against the same file, caches and WAL; and the floor once more back to back in a tight loop
+  (the lowest figure: SQLite's code and pages stay hot in the CPU caches).
   Every floor write changes the row's bytes: SQLite leaves a cell whose bytes are unchanged unwritten,
   so upserting one constant value over and over times a commit that writes no page at all.
 - ratios: the cycle to the raw floor (the issue's target), and the store's part (load + commit,
@@ -47,7 +48,8 @@ from typing import Literal
 from bot.catalog import load_catalog
 from bot.dice import FairRandomness
 from bot.engine import Action, StartGame, apply, legal_actions, start_action
-from bot.service import TableService, _state_json
+from bot.service import TableService
+from bot.state_text import state_text
 from bot.store import Store
 from bot.store.records import now_text
 from bot.store.store import _filed
@@ -110,19 +112,33 @@ class Floor:
 
 
 def measure_cycle(service: TableService, table: Table, channel: int, rounds: int) -> dict[str, list[float]]:
-    """The full cycle, and separately its parts, on real random moves; the floor is measured between
-    them, with the state text of the moment, so both see the same file, cache and WAL (a growing WAL
-    or a checkpoint falls on either alike)."""
+    """The full cycle, its parts, and the floor, on real random moves, taken in turn: every sample comes
+    right after the same work (choosing the next move: status and legal_actions), so the cycle and the
+    floor find the CPU caches, the file, its page cache and the WAL alike (a growing WAL or a checkpoint
+    falls on either). The floor writes the state text of the moment."""
+    kinds = ("cycle", "parts", "floor", "floor_lib", "floor_tiny")
     names = ("cycle", "load", "apply", "commit", "serialise", "cold", "floor", "floor_lib", "floor_tiny", "floor_hot")
     out: dict[str, list[float]] = {name: [] for name in names}
     floor = Floor(service.store)
     asyncio.run(service.start_game(channel, A, table.start_action()))
-    texts = ("", "")
-    warm_up = rounds // 10  # the first writes grow the WAL file; steady state is what a bot runs in
-    for i in range(rounds + warm_up):
+    text = state_text(service.status_now(channel).state).text
+    texts = (text, text + " ")
+    turns = rounds * len(kinds) // 2  # `rounds` actions, half timed whole and half in parts
+    warm_up = turns // 10  # the first writes grow the WAL file; steady state is what a bot runs in
+    for i in range(turns + warm_up):
         keep = i >= warm_up
         user, action = table.move(channel)
-        if i % 2 == 0:
+        kind = kinds[i % len(kinds)]
+        # Each floor write changes the row (the last two states in turn: `i` changes parity from one
+        # floor round to its next): SQLite skips writing a cell whose bytes are unchanged, so an upsert
+        # of one value again and again would time a commit that writes nothing.
+        if kind.startswith("floor"):
+            row = texts[i % 2] if kind != "floor_tiny" else f"{i:016d}"
+            took = floor.sqlite_utils(row) if kind == "floor_lib" else floor.raw(row)
+            if keep:
+                out[kind].append(took)
+            continue
+        if kind == "cycle":
             t0 = time.perf_counter()
             result = service.act_now(channel, user, action)
             if keep:
@@ -130,34 +146,28 @@ def measure_cycle(service: TableService, table: Table, channel: int, rounds: int
         else:  # the same cycle taken apart (service internals, timed step by step, as act_now runs them)
             t0 = time.perf_counter()
             held = service._cache.get(channel)
-            game, state = held if held is not None else service._load(channel)
+            game, state = (held.game, held.state) if held is not None else service._load(channel)
+            before = held.text if held is not None else None
             service._check_seat(state, user, action)
             t1 = time.perf_counter()
             assert game.seed is not None and game.table_id is not None
             rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
             new_state, events = apply(state, action, rng)
             t2 = time.perf_counter()
-            result = service._commit(game, new_state, list(events), user, next_roll=rng.next_number)
+            result = service._commit(game, new_state, list(events), user, next_roll=rng.next_number, before=before)
             t3 = time.perf_counter()
             # What the commit spent turning the state and events into JSON (done again, untimed above).
-            _state_json(new_state), _filed(events)
+            state_text(new_state, before), _filed(events)
             t4 = time.perf_counter()
             if keep:
                 out["load"].append(t1 - t0)
                 out["apply"].append(t2 - t1)
                 out["commit"].append(t3 - t2)
                 out["serialise"].append(t4 - t3)
-        # Each floor write changes the row: SQLite skips writing a cell whose bytes are unchanged, so an
-        # upsert of the same value again and again commits an empty transaction.
-        texts = (texts[1], _state_json(result.state))
-        samples = (floor.raw(texts[1]), floor.sqlite_utils(texts[1]), floor.raw(f"{i:016d}"))
-        if keep:
-            out["floor"].append(samples[0])
-            out["floor_lib"].append(samples[1])
-            out["floor_tiny"].append(samples[2])
+        texts = (texts[1], state_text(result.state).text)
         if result.finished:
             asyncio.run(service.start_game(channel, A, table.start_action()))
-        elif i % 10 == 5:  # a load as after a restart: nothing held in memory (the next action finds it held)
+        elif kind == "parts" and i % 4 == 1:  # a load as after a restart: nothing held in memory
             service._cache.pop(channel)
             t0 = time.perf_counter()
             service._load(channel)
@@ -241,7 +251,7 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     table = Table(service, seed=1)
     m = measure_cycle(service, table, channel=1, rounds=rounds)
     med = statistics.median
-    state_size = len(_state_json(service.status_now(1).state))
+    state_size = len(state_text(service.status_now(1).state).text)
     print(f"\n== synchronous={mode}: one action, real engine, real dice (random legal moves of real games)")
     report("full cycle (load→apply→commit)", m["cycle"])
     report("  load (the game held in memory)", m["load"])
@@ -255,8 +265,9 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     report("raw SQL, 16-byte row", m["floor_tiny"])
     report("raw SQL, state-sized, back to back", m["floor_hot"])
     print(
-        "   (the first three are taken between actions, as a commit runs; back to back, in a tight loop with"
-        "\n    nothing between, the same upsert finds SQLite's code and pages hot in the CPU caches)"
+        "   (the first three are taken in turn with the cycle, each right after choosing a move as the cycle is;"
+        "\n    back to back, in a tight loop with nothing between, the same upsert finds SQLite's code and pages"
+        "\n    hot in the CPU caches)"
     )
     floor, hot = med(m["floor"]), med(m["floor_hot"])
     cycle = med(m["cycle"])

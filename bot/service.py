@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -26,6 +26,7 @@ from bot.dice import FairRandomness
 from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
 from bot.errors import RefereeError
 from bot.i18n import normalize_locale, t
+from bot.state_text import StateText, state_text
 from bot.store import (
     CorruptRow,
     EventRecord,
@@ -33,7 +34,6 @@ from bot.store import (
     GameRecord,
     NewRoll,
     NoGame,
-    RawJson,
     Store,
     StoreError,
     UnknownGame,
@@ -201,7 +201,7 @@ class TableService:
     table_id_factory: Callable[[int], str] = field(default=lambda channel_id: _table_id(channel_id))
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     # The running game of each channel as last written or read (by channel id).
-    _cache: _Lru[tuple[GameRecord, GameState]] = field(default_factory=lambda: _Lru(1024))
+    _cache: _Lru[_Held] = field(default_factory=lambda: _Lru(1024))
     _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
     _catalog: Any = None
     _worker: ThreadPoolExecutor = field(
@@ -334,9 +334,10 @@ class TableService:
             raise GameAlreadyRunning(channel=channel_id)
         rng = FairRandomness(self.seed_factory(), self.table_id_factory(channel_id))
         state, events = apply(GameState(), start, rng)
+        text = state_text(state)
         game = self.store.start(
             channel_id,
-            _state_json(state),
+            text.text,
             events,
             guild_id=guild_id,
             actor=user_id,
@@ -349,7 +350,7 @@ class TableService:
         )
         if state.over:  # decided at set-up (a deck too small to draw from): filed as finished at once
             return Outcome(channel_id, game.id, game.version, state, list(events), True, rng.commitment, rng.seed.hex())
-        self._cache.put(channel_id, (game, state))
+        self._cache.put(channel_id, _Held(game, state, text))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
     def act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
@@ -360,18 +361,20 @@ class TableService:
             # refuses it if another process moved the game on. Only when something is refused is the held
             # game compared with the file, and on a stale one the action is tried again on the stored game.
             try:
-                return self._act_on(*held, user_id, action)
+                return self._act_on(held.game, held.state, user_id, action, held.text)
             except RefereeError as exc:
-                if not _maybe_stale(exc) or self._is_current(held[0]):
+                if not _maybe_stale(exc) or self._is_current(held.game):
                     raise
         return self._act_on(*self._load(channel_id), user_id, action)
 
-    def _act_on(self, game: GameRecord, state: GameState, user_id: int, action: Action) -> Outcome:
+    def _act_on(
+        self, game: GameRecord, state: GameState, user_id: int, action: Action, before: StateText | None = None
+    ) -> Outcome:
         self._check_seat(state, user_id, action)
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
         rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
         new_state, events = apply(state, action, rng)
-        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
+        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number, before=before)
 
     def _is_current(self, game: GameRecord) -> bool:
         """Whether `game` is the very version in the file; if not, it is no longer held in memory."""
@@ -429,11 +432,11 @@ class TableService:
             self._cache.pop(channel_id)
             raise NoGame(channel=channel_id)
         cached = self._cache.get(channel_id)
-        if cached is not None and (cached[0].id, cached[0].version) == head:
-            return cached
+        if cached is not None and (cached.game.id, cached.game.version) == head:
+            return cached.game, cached.state
         game = self.store.load(channel_id)
         state = self._state_of(game)
-        self._cache.put(channel_id, (game, state))
+        self._cache.put(channel_id, _Held(game, state, None))
         return game, state
 
     def _state_of(self, game: GameRecord) -> GameState:
@@ -467,11 +470,14 @@ class TableService:
         *,
         next_roll: int | None = None,
         finish: bool = False,
+        before: StateText | None = None,
     ) -> Outcome:
+        """`before`: the stored text of the state the action started from, when the service has it."""
+        text = state_text(state, before)
         if finish or state.over:
             stored = self.store.finish(
                 game.channel_id,
-                _state_json(state),
+                text.text,
                 events,
                 game.version,
                 result=_result(state),
@@ -488,7 +494,7 @@ class TableService:
             )
         stored = self.store.commit(
             game.channel_id,
-            _state_json(state),
+            text.text,
             events,
             game.version,
             game_id=game.id,
@@ -497,7 +503,7 @@ class TableService:
             next_roll=next_roll,
             rolls=_rolls(events, user_id, game.commitment),
         )
-        self._cache.put(game.channel_id, (stored, state))
+        self._cache.put(game.channel_id, _Held(stored, state, text))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
 
     # -- fair dice, for a judge: a game's draws in the roll-log format of bot/dice/verify.py -------
@@ -564,10 +570,13 @@ def _result(state: GameState) -> dict[str, Any]:
     return {"winner": state.winner, "reason": state.end_reason}
 
 
-def _state_json(state: GameState) -> RawJson:
-    """The state as stored: everything but the card definitions, which never change during a game and
-    are already in its GameStarted event. They are most of the state's size, and of its cost to write."""
-    return RawJson(state.model_dump_json(exclude={"cards"}))
+class _Held(NamedTuple):
+    """A channel's running game as last written or read, with the stored text of its state when this
+    service wrote it (the next write reuses what did not change)."""
+
+    game: GameRecord
+    state: GameState
+    text: StateText | None
 
 
 class _Lru(Generic[T]):
