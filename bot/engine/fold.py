@@ -9,14 +9,11 @@ in place.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.catalog.cards import Arcastella, Follower
 from bot.engine import events as ev
 from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
-
-# A unit or an aura: what Writer._member hands out.
-_M = TypeVar("_M", Unit, Aura)
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -40,31 +37,39 @@ class Writer:
 
     def player(self, s: GameState, seat: int) -> PlayerState:
         p = s.players[seat]
-        if self.fresh is None or id(p) in self.fresh:
+        fresh = self.fresh
+        if fresh is None or id(p) in fresh:
             return p
         p = p.cow_copy()
         s.players[seat] = p
-        self.fresh.add(id(p))
+        fresh.add(id(p))
         return p
 
     def unit(self, s: GameState, uid: str) -> Unit:
-        return self._member(s, uid, lambda p: p.units)
+        for seat, p in enumerate(s.players):
+            for i, m in enumerate(p.units):
+                if m.uid == uid:
+                    fresh = self.fresh
+                    if fresh is None or id(m) in fresh:
+                        return m
+                    m = m.clone()
+                    self.player(s, seat).units[i] = m
+                    fresh.add(id(m))
+                    return m
+        raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
 
     def aura(self, s: GameState, uid: str) -> Aura:
-        return self._member(s, uid, lambda p: p.auras)
-
-    def _member(self, s: GameState, uid: str, zone: Callable[[PlayerState], list[_M]]) -> _M:
-        """The unit or aura `uid`, copied into a writable player the first time it is written."""
+        # The same walk as `unit`, written out twice: a zone-picking callback costs a call per member.
         for seat, p in enumerate(s.players):
-            for i, m in enumerate(zone(p)):
-                if m.uid != uid:
-                    continue
-                if self.fresh is None or id(m) in self.fresh:
+            for i, m in enumerate(p.auras):
+                if m.uid == uid:
+                    fresh = self.fresh
+                    if fresh is None or id(m) in fresh:
+                        return m
+                    m = m.clone()
+                    self.player(s, seat).auras[i] = m
+                    fresh.add(id(m))
                     return m
-                m = m.clone()
-                zone(self.player(s, seat))[i] = m
-                self.fresh.add(id(m))
-                return m
         raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
 
 

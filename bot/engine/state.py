@@ -25,6 +25,12 @@ SourceKind = Literal[
 
 M = TypeVar("M", bound="_Mutable")
 
+# The slot setters of BaseModel, bound once: `_shallow` runs several times in every `apply`.
+_new = object.__new__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
 
 class _Mutable(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
@@ -36,13 +42,12 @@ class _Mutable(BaseModel):
 
     def _shallow(self: M, **changes: Any) -> M:
         """A shallow copy without pydantic's generic copy machinery (the hot path of `apply`)."""
-        copy = self.__class__.__new__(self.__class__)
-        fields = dict(self.__dict__)
-        fields.update(changes)
-        object.__setattr__(copy, "__dict__", fields)
-        object.__setattr__(copy, "__pydantic_fields_set__", self.__pydantic_fields_set__)
-        object.__setattr__(copy, "__pydantic_extra__", None)
-        object.__setattr__(copy, "__pydantic_private__", None)
+        copy = _new(type(self))
+        # The fresh instance's own empty __dict__ is filled in place: cheaper than assigning one.
+        copy.__dict__.update(self.__dict__, **changes)
+        _set_fields_set(copy, self.__pydantic_fields_set__)
+        _set_extra(copy, None)
+        _set_private(copy, None)
         return copy
 
 
