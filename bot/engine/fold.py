@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.catalog.cards import Arcastella, Follower
+from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
+from bot.engine.state import Aura, DefModifier, GameState, PlayerState, Unit
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -223,7 +224,7 @@ def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
 
 
 def _attack_pending(s: GameState, e: ev.AttackPending, w: Writer) -> None:
-    s.pending = PendingAttack(
+    s.pending = build.PendingAttack(
         attacker=e.attacker,
         user=e.user,
         skill=e.skill,
@@ -276,7 +277,7 @@ def _knocked_out(s: GameState, e: ev.KnockedOut, w: Writer) -> None:
 
 def _def_changed(s: GameState, e: ev.DefChanged, w: Writer) -> None:
     s.def_mods.append(
-        DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
+        build.DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
     )
 
 
@@ -296,7 +297,7 @@ def _def_expired(s: GameState, e: ev.DefChangesExpired, w: Writer) -> None:
 
 def _continuing_started(s: GameState, e: ev.ContinuingStarted, w: Writer) -> None:
     s.continuing.append(
-        Continuing(
+        build.Continuing(
             id=e.id,
             controller=e.controller,
             source=e.source,
@@ -324,7 +325,7 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
         w.unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
         unit = w.unit(s, e.subject)
-        s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
+        s.def_mods.append(build.DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
     elif e.field == "resonance":
         w.aura(s, e.subject).resonance = e.new
     else:
@@ -361,12 +362,12 @@ def _summoned(s: GameState, e: ev.Summoned, w: Writer) -> None:
     card = s.cards[e.card]
     if isinstance(card, Follower):
         p.units.append(
-            Unit(
+            build.Unit(
                 uid=e.uid, card=e.card, owner=e.seat, kind="follower", hp=card.hp, max_hp=card.hp, defense=card.defense
             )
         )
     else:
-        p.auras.append(Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
+        p.auras.append(build.Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
     s.next_id += 1
     s.passes = 0
 

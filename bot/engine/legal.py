@@ -1,15 +1,15 @@
 """`legal_actions(state, player)`: every action `apply` accepts from this player now.
 
 Adjustments are left out (their values are open-ended); a concession is listed only on request.
-Duplicate cards in hand give one action each, not one per copy. The actions are built with their
-ordinary validating constructors: pydantic-core validates these small models faster than
-`model_construct` fills them in Python.
+Duplicate cards in hand give one action each, not one per copy. The actions are built by
+bot/engine/build.py without validation: every value comes from the state or a card.
 """
 
 from __future__ import annotations
 
 from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Spell
 from bot.engine import actions as act
+from bot.engine import build
 from bot.engine.errors import RuleViolation
 from bot.engine.handlers import (
     MAIN_TIMINGS_OTHER,
@@ -27,22 +27,24 @@ def legal_actions(state: GameState, player: str, *, include_concede: bool = Fals
     seat = state.seat_of(player)
     if not state.started or state.over or seat is None:
         return []
+    # The seat's own id: an exact str, as validation would have made a str subclass the caller passed.
+    player = state.players[seat].id
     out: list[act.Action] = []
     if state.active == seat:
         if state.phase == "charge":
             out.extend(_charge(state, seat, player))
-            out.append(act.Pass(player=player))
+            out.append(build.Pass(player=player))
         elif state.phase == "block":
             assert state.pending is not None
-            out.extend(act.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
-            out.append(act.NoBlock(player=player))
+            out.extend(build.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
+            out.append(build.NoBlock(player=player))
         elif state.phase == "main" or in_window(state):
             out.extend(_cards(state, seat, player))
             if state.phase == "main":
                 out.extend(_skills(state, seat, player))
-            out.append(act.Pass(player=player))
+            out.append(build.Pass(player=player))
     if include_concede:
-        out.append(act.Concede(player=player))
+        out.append(build.Concede(player=player))
     return out
 
 
@@ -54,10 +56,10 @@ def _charge(state: GameState, seat: int, player: str) -> list[act.Action]:
             continue
         if card.ether_effect and ether_effect_allowed(state, seat, card_id):
             for target, ally in target_choices(state, seat, card.ether_effect):
-                out.append(act.Charge(player=player, card=card_id, target=target, ally_target=ally))
-            out.append(act.Charge(player=player, card=card_id, use_ether_effect=False))
+                out.append(build.Charge(player=player, card=card_id, target=target, ally_target=ally))
+            out.append(build.Charge(player=player, card=card_id, use_ether_effect=False))
         else:
-            out.append(act.Charge(player=player, card=card_id))
+            out.append(build.Charge(player=player, card=card_id))
     return out
 
 
@@ -89,12 +91,12 @@ def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
         if card.cost > ether or not _timing_ok(state, seat, card.timing):
             continue
         if not isinstance(card, Spell):
-            out.extend(act.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
+            out.extend(build.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
             continue
         choices = target_choices(state, seat, card.effects)  # the same for every caster
         for caster in casters:
             for target, ally in choices:
-                out.append(act.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
+                out.append(build.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
     return out
 
 
@@ -121,7 +123,9 @@ def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
                 if _support_used(card, unit, skill) or (unit.tapped and not state.options.tapped_may_act):
                     continue
             for target, ally in target_choices(state, seat, skill.effects):
-                out.append(act.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally))
+                out.append(
+                    build.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally)
+                )
     return out
 
 
