@@ -13,7 +13,7 @@ from typing import Any
 from bot.dice import Randomness, roll, shuffle
 from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.fold import Writer, fold
+from bot.engine.fold import FOLD, Writer
 from bot.engine.state import GameState
 
 
@@ -27,7 +27,7 @@ class Ctx:
         self.writer = Writer(copy_on_write=True)
 
     def emit(self, event: Any) -> None:
-        fold(self.state, event, self.writer)
+        FOLD[type(event)](self.state, event, self.writer)  # fold() without its extra call: once per event
         self.events.append(event)
 
     def roll(self, expression: str, purpose: str, seat: int | None = None) -> ev.DiceRolled:

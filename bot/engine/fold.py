@@ -384,7 +384,7 @@ def _nothing(s: GameState, e: Any, w: Writer) -> None:
     """Events that only inform (dice, manual effects, ...): the state does not change."""
 
 
-_FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
+FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
     ev.GameStarted: _game_started,
     ev.DiceRolled: _nothing,
     ev.FirstPlayerChosen: _first_player,
@@ -429,10 +429,10 @@ _FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
 
 def fold(state: GameState, event: Any, writer: Writer = IN_PLACE) -> None:
     """Apply one event to `state` (in place, or copy on write with a Writer of `apply`)."""
-    _FOLD[type(event)](state, event, writer)
+    FOLD[type(event)](state, event, writer)
 
 
 def fold_all(state: GameState, events: Iterable[Any]) -> GameState:
     for event in events:
-        _FOLD[type(event)](state, event, IN_PLACE)
+        FOLD[type(event)](state, event, IN_PLACE)
     return state

@@ -109,22 +109,21 @@ class PlayerState(_Mutable):
 
     def cow_copy(self) -> PlayerState:
         """A copy whose lists are its own but whose units and auras are still shared (fold.Writer)."""
-        return self._shallow(
-            deck=list(self.deck),
-            hand=list(self.hand),
-            cemetery=list(self.cemetery),
-            afterglow=list(self.afterglow),
-            ether_area=list(self.ether_area),
-            units=list(self.units),
-            auras=list(self.auras),
-            ether_effects_used=list(self.ether_effects_used),
-        )
+        copy = self._shallow()
+        fields = copy.__dict__
+        for name in _PLAYER_LISTS:
+            fields[name] = fields[name][:]
+        return copy
 
     def unit(self, uid: str) -> Unit | None:
         for unit in self.units:
             if unit.uid == uid:
                 return unit
         return None
+
+
+# The list fields of PlayerState: its cow_copy gives each of them its own copy.
+_PLAYER_LISTS = ("deck", "hand", "cemetery", "afterglow", "ether_area", "units", "auras", "ether_effects_used")
 
 
 class Continuing(_Mutable):
@@ -191,7 +190,12 @@ class GameState(_Mutable):
         """The copy `apply` works on: its lists may change freely, but the players, units and auras in
         them are still shared and are copied by fold.Writer before their first change. Continuing
         effects, DEF changes and the pending attack are replaced, never changed, so sharing them is safe."""
-        return self._shallow(players=list(self.players), continuing=list(self.continuing), def_mods=list(self.def_mods))
+        copy = self._shallow()
+        fields = copy.__dict__
+        fields["players"] = self.players[:]
+        fields["continuing"] = self.continuing[:]
+        fields["def_mods"] = self.def_mods[:]
+        return copy
 
     # Look-ups used everywhere.
     def seat_of(self, player_id: str) -> int | None:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
 from pydantic import BaseModel
 
 from bot.catalog import load_catalog
 from bot.dice import FairRandomness
-from bot.engine import GameOptions, apply, build, legal_actions, new_game, start_action
+from bot.engine import GameOptions, apply, legal_actions, new_game, start_action
 from bot.engine.state import GameState
 
 from .test_random_play import OPTION_CHOICES
@@ -52,13 +51,6 @@ def _check_state(state: GameState) -> None:
     for player in state.players:
         for member in [*player.units, *player.auras]:
             _same_as_validated(member, changed=True)
-
-
-def test_builders_refuse_a_wrong_field() -> None:
-    with pytest.raises(TypeError):
-        build.PriorityGiven(seat=0, colour="red")  # type: ignore[call-arg]
-    with pytest.raises(TypeError):
-        build.PriorityGiven()  # type: ignore[call-arg]
 
 
 def test_built_models_equal_validated_ones() -> None:
