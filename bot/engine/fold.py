@@ -30,20 +30,39 @@ def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
 class Writer:
     """Hands out writable players, units and auras. `copy_on_write=False` writes in place (replay)."""
 
-    __slots__ = ("fresh",)
+    __slots__ = ("fields_only", "fresh")
 
     def __init__(self, copy_on_write: bool) -> None:
         # ids of objects created during this apply; any other object may be shared with the input state
         self.fresh: set[int] | None = set() if copy_on_write else None
+        # ids of players copied by `player_fields`: their lists are still those of the input state
+        self.fields_only: set[int] = set()
 
     def player(self, s: GameState, seat: int) -> PlayerState:
+        """The player, writable throughout: its lists may be changed in place."""
         p = s.players[seat]
         fresh = self.fresh
         if fresh is None or id(p) in fresh:
             return p
-        p = p.cow_copy()
-        s.players[seat] = p
+        if id(p) in self.fields_only:
+            self.fields_only.discard(id(p))
+            p.own_lists()  # already our copy: only its lists are still shared
+        else:
+            p = p.cow_copy()
+            s.players[seat] = p
         fresh.add(id(p))
+        return p
+
+    def player_fields(self, s: GameState, seat: int) -> PlayerState:
+        """The player for assigning fields (numbers, flags, a whole new list) but never changing a list
+        in place: most events only do that, and copying the lists too would cost more than the rest."""
+        p = s.players[seat]
+        fresh = self.fresh
+        if fresh is None or id(p) in fresh or id(p) in self.fields_only:
+            return p
+        p = p._shallow()
+        s.players[seat] = p
+        self.fields_only.add(id(p))
         return p
 
     def unit(self, s: GameState, uid: str) -> Unit:
@@ -117,11 +136,11 @@ def _first_player(s: GameState, e: ev.FirstPlayerChosen, w: Writer) -> None:
 
 
 def _shuffled(s: GameState, e: ev.DeckShuffled, w: Writer) -> None:
-    w.player(s, e.seat).deck = list(e.order)
+    w.player_fields(s, e.seat).deck = list(e.order)
 
 
 def _rebuilt(s: GameState, e: ev.DeckRebuilt, w: Writer) -> None:
-    p = w.player(s, e.seat)
+    p = w.player_fields(s, e.seat)
     p.cemetery = list(p.afterglow)
     p.ether_area = []
     p.deck = list(e.order)
@@ -136,11 +155,11 @@ def _drawn(s: GameState, e: ev.CardsDrawn, w: Writer) -> None:
 
 
 def _ether_gained(s: GameState, e: ev.EtherGained, w: Writer) -> None:
-    w.player(s, e.seat).ether += e.amount
+    w.player_fields(s, e.seat).ether += e.amount
 
 
 def _ether_emptied(s: GameState, e: ev.EtherEmptied, w: Writer) -> None:
-    w.player(s, e.seat).ether -= e.amount
+    w.player_fields(s, e.seat).ether -= e.amount
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
@@ -152,7 +171,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
     s.knockouts_this_turn = 0
     for seat, p in enumerate(s.players):
         if p.ether_effects_used:
-            w.player(s, seat).ether_effects_used = []
+            w.player_fields(s, seat).ether_effects_used = []
         for u in p.units:
             if u.support_used:
                 w.unit(s, u.uid).support_used = []
@@ -164,7 +183,7 @@ def _phase_started(s: GameState, e: ev.PhaseStarted, w: Writer) -> None:
     s.passes = 0
     for seat, p in enumerate(s.players):
         if p.charge_done:
-            w.player(s, seat).charge_done = False
+            w.player_fields(s, seat).charge_done = False
 
 
 def _priority(s: GameState, e: ev.PriorityGiven, w: Writer) -> None:
@@ -174,7 +193,7 @@ def _priority(s: GameState, e: ev.PriorityGiven, w: Writer) -> None:
 def _passed(s: GameState, e: ev.Passed, w: Writer) -> None:
     s.passes += 1
     if e.phase == "charge":
-        w.player(s, e.seat).charge_done = True
+        w.player_fields(s, e.seat).charge_done = True
 
 
 def _untapped(s: GameState, e: ev.Untapped, w: Writer) -> None:
@@ -210,7 +229,7 @@ def _spell_resolved(s: GameState, e: ev.SpellResolved, w: Writer) -> None:
 
 
 def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
-    p = w.player(s, e.seat)
+    p = w.player_fields(s, e.seat)  # the unit write below makes the lists ours if it needs to
     p.ether -= e.cost
     unit = w.unit(s, e.unit)
     if e.taps:
@@ -333,7 +352,7 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
         if seat is None:
             raise ValueError(f"event names unknown player {e.subject}")
         if e.field == "ether":
-            w.player(s, seat).ether = e.new
+            w.player_fields(s, seat).ether = e.new
         elif e.field == "discard":
             p = w.player(s, seat)
             for card in e.cards:
@@ -343,7 +362,7 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
             p = w.player(s, seat)
             p.deck[: len(e.cards)] = e.cards
         else:
-            w.player(s, seat).astral_rights = e.new
+            w.player_fields(s, seat).astral_rights = e.new
 
 
 def _resonance(s: GameState, e: ev.ResonanceReset, w: Writer) -> None:

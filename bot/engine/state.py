@@ -110,10 +110,14 @@ class PlayerState(_Mutable):
     def cow_copy(self) -> PlayerState:
         """A copy whose lists are its own but whose units and auras are still shared (fold.Writer)."""
         copy = self._shallow()
-        fields = copy.__dict__
+        copy.own_lists()
+        return copy
+
+    def own_lists(self) -> None:
+        """Give this player copies of its lists (on a copy whose lists are still shared)."""
+        fields = self.__dict__
         for name in _PLAYER_LISTS:
             fields[name] = fields[name][:]
-        return copy
 
     def unit(self, uid: str) -> Unit | None:
         for unit in self.units:
