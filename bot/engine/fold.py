@@ -28,42 +28,41 @@ def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
 
 
 class Writer:
-    """Hands out writable players, units and auras. `copy_on_write=False` writes in place (replay)."""
+    """Hands out writable players, lists, units and auras. `copy_on_write=False` writes in place (replay).
 
-    __slots__ = ("fields_only", "fresh")
+    During `apply` a player is copied on its first write without its lists, and each list (a zone) on
+    its own first change in place: most events touch a number or one or two zones of one player.
+    """
+
+    __slots__ = ("fresh",)
 
     def __init__(self, copy_on_write: bool) -> None:
         # ids of objects created during this apply; any other object may be shared with the input state
         self.fresh: set[int] | None = set() if copy_on_write else None
-        # ids of players copied by `player_fields`: their lists are still those of the input state
-        self.fields_only: set[int] = set()
 
     def player(self, s: GameState, seat: int) -> PlayerState:
-        """The player, writable throughout: its lists may be changed in place."""
+        """The player, for assigning its fields (numbers, flags, a whole new list). Its lists may still
+        be the input state's: change one in place only through `zone`."""
         p = s.players[seat]
         fresh = self.fresh
         if fresh is None or id(p) in fresh:
             return p
-        if id(p) in self.fields_only:
-            self.fields_only.discard(id(p))
-            p.own_lists()  # already our copy: only its lists are still shared
-        else:
-            p = p.cow_copy()
-            s.players[seat] = p
+        p = p._shallow()
+        s.players[seat] = p
         fresh.add(id(p))
         return p
 
-    def player_fields(self, s: GameState, seat: int) -> PlayerState:
-        """The player for assigning fields (numbers, flags, a whole new list) but never changing a list
-        in place: most events only do that, and copying the lists too would cost more than the rest."""
-        p = s.players[seat]
+    def zone(self, s: GameState, seat: int, name: str) -> list[Any]:
+        """The player's list field `name` (hand, deck, units, ...), safe to change in place."""
+        fields = self.player(s, seat).__dict__
+        items: list[Any] = fields[name]
         fresh = self.fresh
-        if fresh is None or id(p) in fresh or id(p) in self.fields_only:
-            return p
-        p = p._shallow()
-        s.players[seat] = p
-        self.fields_only.add(id(p))
-        return p
+        if fresh is None or id(items) in fresh:
+            return items
+        items = items[:]
+        fields[name] = items
+        fresh.add(id(items))
+        return items
 
     def unit(self, s: GameState, uid: str) -> Unit:
         for seat, p in enumerate(s.players):
@@ -73,7 +72,7 @@ class Writer:
                     if fresh is None or id(m) in fresh:
                         return m
                     m = m.clone()
-                    self.player(s, seat).units[i] = m
+                    self.zone(s, seat, "units")[i] = m
                     fresh.add(id(m))
                     return m
         raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
@@ -87,7 +86,7 @@ class Writer:
                     if fresh is None or id(m) in fresh:
                         return m
                     m = m.clone()
-                    self.player(s, seat).auras[i] = m
+                    self.zone(s, seat, "auras")[i] = m
                     fresh.add(id(m))
                     return m
         raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
@@ -136,11 +135,11 @@ def _first_player(s: GameState, e: ev.FirstPlayerChosen, w: Writer) -> None:
 
 
 def _shuffled(s: GameState, e: ev.DeckShuffled, w: Writer) -> None:
-    w.player_fields(s, e.seat).deck = list(e.order)
+    w.player(s, e.seat).deck = list(e.order)
 
 
 def _rebuilt(s: GameState, e: ev.DeckRebuilt, w: Writer) -> None:
-    p = w.player_fields(s, e.seat)
+    p = w.player(s, e.seat)
     p.cemetery = list(p.afterglow)
     p.ether_area = []
     p.deck = list(e.order)
@@ -148,18 +147,17 @@ def _rebuilt(s: GameState, e: ev.DeckRebuilt, w: Writer) -> None:
 
 
 def _drawn(s: GameState, e: ev.CardsDrawn, w: Writer) -> None:
-    p = w.player(s, e.seat)
     n = len(e.cards)
-    del p.deck[:n]
-    p.hand.extend(e.cards)
+    del w.zone(s, e.seat, "deck")[:n]
+    w.zone(s, e.seat, "hand").extend(e.cards)
 
 
 def _ether_gained(s: GameState, e: ev.EtherGained, w: Writer) -> None:
-    w.player_fields(s, e.seat).ether += e.amount
+    w.player(s, e.seat).ether += e.amount
 
 
 def _ether_emptied(s: GameState, e: ev.EtherEmptied, w: Writer) -> None:
-    w.player_fields(s, e.seat).ether -= e.amount
+    w.player(s, e.seat).ether -= e.amount
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
@@ -171,7 +169,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
     s.knockouts_this_turn = 0
     for seat, p in enumerate(s.players):
         if p.ether_effects_used:
-            w.player_fields(s, seat).ether_effects_used = []
+            w.player(s, seat).ether_effects_used = []
         for u in p.units:
             if u.support_used:
                 w.unit(s, u.uid).support_used = []
@@ -183,7 +181,7 @@ def _phase_started(s: GameState, e: ev.PhaseStarted, w: Writer) -> None:
     s.passes = 0
     for seat, p in enumerate(s.players):
         if p.charge_done:
-            w.player_fields(s, seat).charge_done = False
+            w.player(s, seat).charge_done = False
 
 
 def _priority(s: GameState, e: ev.PriorityGiven, w: Writer) -> None:
@@ -193,7 +191,7 @@ def _priority(s: GameState, e: ev.PriorityGiven, w: Writer) -> None:
 def _passed(s: GameState, e: ev.Passed, w: Writer) -> None:
     s.passes += 1
     if e.phase == "charge":
-        w.player_fields(s, e.seat).charge_done = True
+        w.player(s, e.seat).charge_done = True
 
 
 def _untapped(s: GameState, e: ev.Untapped, w: Writer) -> None:
@@ -207,29 +205,27 @@ def _tapped(s: GameState, e: ev.Tapped, w: Writer) -> None:
 
 
 def _converted(s: GameState, e: ev.CardConverted, w: Writer) -> None:
-    p = w.player(s, e.seat)
-    _remove_one(p.hand, e.card)
-    p.ether_area.append(e.card)
+    _remove_one(w.zone(s, e.seat, "hand"), e.card)
+    w.zone(s, e.seat, "ether_area").append(e.card)
     s.passes = 0
 
 
 def _ether_effect(s: GameState, e: ev.EtherEffectFired, w: Writer) -> None:
-    w.player(s, e.seat).ether_effects_used.append(e.card)
+    w.zone(s, e.seat, "ether_effects_used").append(e.card)
 
 
 def _spell_cast(s: GameState, e: ev.SpellCast, w: Writer) -> None:
-    p = w.player(s, e.seat)
-    _remove_one(p.hand, e.card)
-    p.ether -= e.cost
+    _remove_one(w.zone(s, e.seat, "hand"), e.card)
+    w.player(s, e.seat).ether -= e.cost
     s.passes = 0
 
 
 def _spell_resolved(s: GameState, e: ev.SpellResolved, w: Writer) -> None:
-    w.player(s, e.seat).cemetery.append(e.card)
+    w.zone(s, e.seat, "cemetery").append(e.card)
 
 
 def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
-    p = w.player_fields(s, e.seat)  # the unit write below makes the lists ours if it needs to
+    p = w.player(s, e.seat)
     p.ether -= e.cost
     unit = w.unit(s, e.unit)
     if e.taps:
@@ -274,7 +270,7 @@ def _sephirot(s: GameState, e: ev.SephirotChecked, w: Writer) -> None:
     if e.broken:
         unit = w.unit(s, e.unit)
         unit.equipment = None
-        w.player(s, unit.owner).cemetery.append(e.card)
+        w.zone(s, unit.owner, "cemetery").append(e.card)
 
 
 def _healed(s: GameState, e: ev.Healed, w: Writer) -> None:
@@ -287,10 +283,9 @@ def _knocked_out(s: GameState, e: ev.KnockedOut, w: Writer) -> None:
     if not e.afterglow:
         unit.knocked_out = True
         return
-    p = w.player(s, unit.owner)
-    p.units.remove(unit)
-    p.cemetery.append(unit.card)
-    p.afterglow.append(unit.card)
+    w.zone(s, unit.owner, "units").remove(unit)
+    w.zone(s, unit.owner, "cemetery").append(unit.card)
+    w.zone(s, unit.owner, "afterglow").append(unit.card)
     s.def_mods = [m for m in s.def_mods if m.unit != unit.uid]
 
 
@@ -352,17 +347,16 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
         if seat is None:
             raise ValueError(f"event names unknown player {e.subject}")
         if e.field == "ether":
-            w.player_fields(s, seat).ether = e.new
+            w.player(s, seat).ether = e.new
         elif e.field == "discard":
-            p = w.player(s, seat)
+            hand, cemetery = w.zone(s, seat, "hand"), w.zone(s, seat, "cemetery")
             for card in e.cards:
-                p.hand.remove(card)
-                p.cemetery.append(card)
+                hand.remove(card)
+                cemetery.append(card)
         elif e.field == "deck_top":
-            p = w.player(s, seat)
-            p.deck[: len(e.cards)] = e.cards
+            w.zone(s, seat, "deck")[: len(e.cards)] = e.cards
         else:
-            w.player_fields(s, seat).astral_rights = e.new
+            w.player(s, seat).astral_rights = e.new
 
 
 def _resonance(s: GameState, e: ev.ResonanceReset, w: Writer) -> None:
@@ -375,18 +369,17 @@ def _resonance_raised(s: GameState, e: ev.ResonanceRaised, w: Writer) -> None:
 
 
 def _summoned(s: GameState, e: ev.Summoned, w: Writer) -> None:
-    p = w.player(s, e.seat)
-    _remove_one(p.hand, e.card)
-    p.ether -= e.cost
+    _remove_one(w.zone(s, e.seat, "hand"), e.card)
+    w.player(s, e.seat).ether -= e.cost
     card = s.cards[e.card]
     if isinstance(card, Follower):
-        p.units.append(
+        w.zone(s, e.seat, "units").append(
             build.Unit(
                 uid=e.uid, card=e.card, owner=e.seat, kind="follower", hp=card.hp, max_hp=card.hp, defense=card.defense
             )
         )
     else:
-        p.auras.append(build.Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
+        w.zone(s, e.seat, "auras").append(build.Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
     s.next_id += 1
     s.passes = 0
 

@@ -1,9 +1,9 @@
 """The state of one table: everything the rules need, and nothing a front end invents.
 
 Only bot/engine/fold.py changes a state, one event at a time. `apply` never changes the state it was
-given: it works on a shallow `cow_copy()` and fold copies a player, unit or aura the first time an event
-writes to it (copy on write, see fold.Writer). Most actions touch little, so this is far cheaper than
-a deep copy; card definitions and options are frozen and shared.
+given: it works on a shallow `cow_copy()` and fold copies a player, one of its lists, a unit or an aura
+the first time an event writes to it (copy on write, see fold.Writer). Most actions touch little, so this
+is far cheaper than a deep copy; card definitions and options are frozen and shared.
 """
 
 from __future__ import annotations
@@ -108,16 +108,12 @@ class PlayerState(_Mutable):
         return copy
 
     def cow_copy(self) -> PlayerState:
-        """A copy whose lists are its own but whose units and auras are still shared (fold.Writer)."""
+        """A copy whose lists are its own but whose units and auras are still shared (for `clone`)."""
         copy = self._shallow()
-        copy.own_lists()
-        return copy
-
-    def own_lists(self) -> None:
-        """Give this player copies of its lists (on a copy whose lists are still shared)."""
-        fields = self.__dict__
+        fields = copy.__dict__
         for name in _PLAYER_LISTS:
             fields[name] = fields[name][:]
+        return copy
 
     def unit(self, uid: str) -> Unit | None:
         for unit in self.units:
