@@ -12,6 +12,7 @@ types, required fields); that is why a builder checks nothing at run time.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,53 +29,64 @@ _new = object.__new__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-_REQUIRED: Any = object()  # placeholder of a required field in a template
+_UNSET: Any = object()  # the default of an optional parameter: tells "not given" from a given default
 
 
 def _builder(cls: type[_M]) -> Callable[..., _M]:
-    """A keyword-only constructor of `cls` that trusts its values."""
+    """A keyword-only constructor of `cls` that trusts its values.
+
+    Its source is generated from the model's fields, like dataclasses do: plain keyword parameters
+    bind faster than a **kwargs dict that would then be merged into a template.
+    """
     if cls.__private_attributes__ or cls.__pydantic_post_init__ is not None:
         raise TypeError(f"{cls.__name__} needs pydantic's own constructor")
-    template: dict[str, Any] = {}
-    factories: list[tuple[str, Callable[[], Any]]] = []
+    namespace: dict[str, Any] = {
+        "_cls": cls,
+        "_new": _new,
+        "_UNSET": _UNSET,
+        "_set_fields_set": _set_fields_set,
+        "_set_extra": _set_extra,
+        "_set_private": _set_private,
+    }
+    params: list[str] = []
+    required: list[str] = []
+    fill: list[str] = []
     for name, field in cls.model_fields.items():
+        if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+            raise TypeError(f"{cls.__name__}.{name} cannot be a parameter")
         if field.alias is not None and field.alias != name:
             raise TypeError(f"{cls.__name__}.{name} has an alias")
+        if field.is_required():
+            params.append(name)
+            required.append(name)
+            continue
+        params.append(f"{name}=_UNSET")
         if field.default_factory is not None:
-            factories.append((name, field.default_factory))  # type: ignore[arg-type]
-            template[name] = _REQUIRED
-        elif field.is_required():
-            template[name] = _REQUIRED
+            namespace[f"_make_{name}"] = field.default_factory
+            value = f"_make_{name}()"
         else:
             hash(field.default)  # validation would copy a mutable default; none is expected here
-            template[name] = field.default
-    if not factories:
-
-        def build(**values: Any) -> _M:
-            model = _new(cls)
-            fields = model.__dict__
-            fields.update(template)  # field order first, as validation builds it
-            fields.update(values)
-            _set_fields_set(model, set(values))
-            _set_extra(model, None)
-            _set_private(model, None)
-            return model
-
-    else:
-
-        def build(**values: Any) -> _M:
-            model = _new(cls)
-            fields = model.__dict__
-            fields.update(template)
-            fields.update(values)
-            for name, factory in factories:
-                if name not in values:
-                    fields[name] = factory()
-            _set_fields_set(model, set(values))
-            _set_extra(model, None)
-            _set_private(model, None)
-            return model
-
+            namespace[f"_default_{name}"] = field.default
+            value = f"_default_{name}"
+        fill += [f"    if {name} is _UNSET:", f"        {name} = {value}", "    else:", f"        _given.add({name!r})"]
+    given = "{" + ", ".join(repr(n) for n in required) + "}" if required else "set()"
+    fields = [f"    _fields[{name!r}] = {name}" for name in cls.model_fields]  # field order, as validation builds it
+    source = "\n".join(
+        [
+            f"def build(*, {', '.join(params)}):",
+            f"    _given = {given}",
+            *fill,
+            "    _model = _new(_cls)",
+            "    _fields = _model.__dict__",
+            *fields,
+            "    _set_fields_set(_model, _given)",
+            "    _set_extra(_model, None)",
+            "    _set_private(_model, None)",
+            "    return _model",
+        ]
+    )
+    exec(source, namespace)
+    build: Callable[..., _M] = namespace["build"]
     build.__name__ = build.__qualname__ = cls.__name__
     return build
 
