@@ -290,6 +290,8 @@ def _support_used(card: Arcastella, unit: Unit, skill: Skill) -> bool:
     """Support skills: once per Arcastella per turn; an activated leader skill: once per turn."""
     if skill.kind == "leader":
         return skill.id in unit.support_used
+    if not unit.support_used:  # the usual case: skip the look-up
+        return False
     support = support_skill_ids(card)
     return any(used in support for used in unit.support_used)
 

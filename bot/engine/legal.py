@@ -8,6 +8,7 @@ bot/engine/build.py without validation: every value comes from the state or a ca
 from __future__ import annotations
 
 from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Spell
+from bot.catalog.effects import Effect
 from bot.engine import actions as act
 from bot.engine import build
 from bot.engine.errors import RuleViolation
@@ -20,7 +21,7 @@ from bot.engine.handlers import (
     in_window,
 )
 from bot.engine.state import GameState, Unit
-from bot.engine.targets import target_choices
+from bot.engine.targets import needs, target_choices
 
 
 def legal_actions(state: GameState, player: str, *, include_concede: bool = False) -> list[act.Action]:
@@ -32,30 +33,49 @@ def legal_actions(state: GameState, player: str, *, include_concede: bool = Fals
     out: list[act.Action] = []
     if state.active == seat:
         if state.phase == "charge":
-            out.extend(_charge(state, seat, player))
+            out.extend(_charge(state, seat, player, _Choices(state, seat)))
             out.append(build.Pass(player=player))
         elif state.phase == "block":
             assert state.pending is not None
             out.extend(build.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
             out.append(build.NoBlock(player=player))
         elif state.phase == "main" or in_window(state):
-            out.extend(_cards(state, seat, player))
+            choices = _Choices(state, seat)
+            out.extend(_cards(state, seat, player, choices))
             if state.phase == "main":
-                out.extend(_skills(state, seat, player))
+                out.extend(_skills(state, seat, player, choices))
             out.append(build.Pass(player=player))
     if include_concede:
         out.append(build.Concede(player=player))
     return out
 
 
-def _charge(state: GameState, seat: int, player: str) -> list[act.Action]:
+class _Choices:
+    """`target_choices` for one state and seat, remembered by what the effects need: it depends on
+    nothing else, and one legal_actions call asks it for many cards and skills."""
+
+    __slots__ = ("known", "seat", "state")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.known: dict[tuple[bool, bool], list[tuple[str | None, str | None]]] = {}
+
+    def __call__(self, effects: tuple[Effect, ...]) -> list[tuple[str | None, str | None]]:
+        key = needs(effects)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = target_choices(self.state, self.seat, effects)
+        return found
+
+
+def _charge(state: GameState, seat: int, player: str, choices: _Choices) -> list[act.Action]:
     out: list[act.Action] = []
     for card_id in dict.fromkeys(state.players[seat].hand):
         card = state.cards[card_id]
         if not isinstance(card, Spell):
             continue
         if card.ether_effect and ether_effect_allowed(state, seat, card_id):
-            for target, ally in target_choices(state, seat, card.ether_effect):
+            for target, ally in choices(card.ether_effect):
                 out.append(build.Charge(player=player, card=card_id, target=target, ally_target=ally))
             out.append(build.Charge(player=player, card=card_id, use_ether_effect=False))
         else:
@@ -80,7 +100,7 @@ def _casters(state: GameState, seat: int) -> list[Unit]:
     return units
 
 
-def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
+def _cards(state: GameState, seat: int, player: str, choices: _Choices) -> list[act.Action]:
     out: list[act.Action] = []
     ether = state.players[seat].ether
     casters = _casters(state, seat)
@@ -93,14 +113,14 @@ def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
         if not isinstance(card, Spell):
             out.extend(build.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
             continue
-        choices = target_choices(state, seat, card.effects)  # the same for every caster
+        pairs = choices(card.effects)  # the same for every caster
         for caster in casters:
-            for target, ally in choices:
+            for target, ally in pairs:
                 out.append(build.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
     return out
 
 
-def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
+def _skills(state: GameState, seat: int, player: str, choices: _Choices) -> list[act.Action]:
     out: list[act.Action] = []
     p = state.players[seat]
     for unit in p.units:
@@ -122,7 +142,7 @@ def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
                     continue
                 if _support_used(card, unit, skill) or (unit.tapped and not state.options.tapped_may_act):
                     continue
-            for target, ally in target_choices(state, seat, skill.effects):
+            for target, ally in choices(skill.effects):
                 out.append(
                     build.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally)
                 )
