@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.dice import Randomness, roll, shuffle
+from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.fold import Writer, fold
+from bot.engine.fold import FOLD, Writer
 from bot.engine.state import GameState
 
 
@@ -26,14 +27,14 @@ class Ctx:
         self.writer = Writer(copy_on_write=True)
 
     def emit(self, event: Any) -> None:
-        fold(self.state, event, self.writer)
+        FOLD[type(event)](self.state, event, self.writer)  # fold() without its extra call: once per event
         self.events.append(event)
 
     def roll(self, expression: str, purpose: str, seat: int | None = None) -> ev.DiceRolled:
         """Roll publicly through bot.dice and record faces, total and draw number."""
         result = roll(expression, self.rng)
         faces = tuple(f for term in result.dice for f in term)
-        event = ev.DiceRolled(
+        event = build.DiceRolled(
             purpose=purpose,
             expression=result.normalized,
             faces=faces,
@@ -62,12 +63,12 @@ def gain_ether(ctx: Ctx, seat: int, amount: int, reason: str) -> None:
     if cap is not None:
         amount = min(amount, max(0, cap - player.ether))
     if amount > 0:
-        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason))
+        ctx.emit(build.EtherGained(seat=seat, amount=amount, reason=reason))
 
 
 def end_game(ctx: Ctx, winner: int, reason: str) -> None:
     if not ctx.state.over:
-        ctx.emit(ev.GameEnded(winner=winner, reason=reason))
+        ctx.emit(build.GameEnded(winner=winner, reason=reason))
 
 
 def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
@@ -78,7 +79,7 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
         player = state.players[seat]
         take = tuple(player.deck[:wanted])
         if take:
-            ctx.emit(ev.CardsDrawn(seat=seat, cards=take))
+            ctx.emit(build.CardsDrawn(seat=seat, cards=take))
             wanted -= len(take)
             continue
         mode = state.options.deck_out
@@ -89,9 +90,9 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
             pool = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
             if pool:
                 order, number = ctx.shuffled(pool)
-                ctx.emit(ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
+                ctx.emit(build.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
                 continue
-        ctx.emit(ev.CardsDrawn(seat=seat, cards=(), short=wanted))
+        ctx.emit(build.CardsDrawn(seat=seat, cards=(), short=wanted))
         return
 
 

@@ -9,14 +9,12 @@ in place.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.catalog.cards import Arcastella, Follower
+from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
-
-# A unit or an aura: what Writer._member hands out.
-_M = TypeVar("_M", Unit, Aura)
+from bot.engine.state import Aura, DefModifier, GameState, PlayerState, Unit
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -30,7 +28,11 @@ def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
 
 
 class Writer:
-    """Hands out writable players, units and auras. `copy_on_write=False` writes in place (replay)."""
+    """Hands out writable players, lists, units and auras. `copy_on_write=False` writes in place (replay).
+
+    During `apply` a player is copied on its first write without its lists, and each list (a zone) on
+    its own first change in place: most events touch a number or one or two zones of one player.
+    """
 
     __slots__ = ("fresh",)
 
@@ -39,32 +41,54 @@ class Writer:
         self.fresh: set[int] | None = set() if copy_on_write else None
 
     def player(self, s: GameState, seat: int) -> PlayerState:
+        """The player, for assigning its fields (numbers, flags, a whole new list). Its lists may still
+        be the input state's: change one in place only through `zone`."""
         p = s.players[seat]
-        if self.fresh is None or id(p) in self.fresh:
+        fresh = self.fresh
+        if fresh is None or id(p) in fresh:
             return p
-        p = p.cow_copy()
+        p = p._shallow()
         s.players[seat] = p
-        self.fresh.add(id(p))
+        fresh.add(id(p))
         return p
 
+    def zone(self, s: GameState, seat: int, name: str) -> list[Any]:
+        """The player's list field `name` (hand, deck, units, ...), safe to change in place."""
+        fields = self.player(s, seat).__dict__
+        items: list[Any] = fields[name]
+        fresh = self.fresh
+        if fresh is None or id(items) in fresh:
+            return items
+        items = items[:]
+        fields[name] = items
+        fresh.add(id(items))
+        return items
+
     def unit(self, s: GameState, uid: str) -> Unit:
-        return self._member(s, uid, lambda p: p.units)
+        for seat, p in enumerate(s.players):
+            for i, m in enumerate(p.units):
+                if m.uid == uid:
+                    fresh = self.fresh
+                    if fresh is None or id(m) in fresh:
+                        return m
+                    m = m.clone()
+                    self.zone(s, seat, "units")[i] = m
+                    fresh.add(id(m))
+                    return m
+        raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
 
     def aura(self, s: GameState, uid: str) -> Aura:
-        return self._member(s, uid, lambda p: p.auras)
-
-    def _member(self, s: GameState, uid: str, zone: Callable[[PlayerState], list[_M]]) -> _M:
-        """The unit or aura `uid`, copied into a writable player the first time it is written."""
+        # The same walk as `unit`, written out twice: a zone-picking callback costs a call per member.
         for seat, p in enumerate(s.players):
-            for i, m in enumerate(zone(p)):
-                if m.uid != uid:
-                    continue
-                if self.fresh is None or id(m) in self.fresh:
+            for i, m in enumerate(p.auras):
+                if m.uid == uid:
+                    fresh = self.fresh
+                    if fresh is None or id(m) in fresh:
+                        return m
+                    m = m.clone()
+                    self.zone(s, seat, "auras")[i] = m
+                    fresh.add(id(m))
                     return m
-                m = m.clone()
-                zone(self.player(s, seat))[i] = m
-                self.fresh.add(id(m))
-                return m
         raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
 
 
@@ -123,10 +147,9 @@ def _rebuilt(s: GameState, e: ev.DeckRebuilt, w: Writer) -> None:
 
 
 def _drawn(s: GameState, e: ev.CardsDrawn, w: Writer) -> None:
-    p = w.player(s, e.seat)
     n = len(e.cards)
-    del p.deck[:n]
-    p.hand.extend(e.cards)
+    del w.zone(s, e.seat, "deck")[:n]
+    w.zone(s, e.seat, "hand").extend(e.cards)
 
 
 def _ether_gained(s: GameState, e: ev.EtherGained, w: Writer) -> None:
@@ -182,25 +205,23 @@ def _tapped(s: GameState, e: ev.Tapped, w: Writer) -> None:
 
 
 def _converted(s: GameState, e: ev.CardConverted, w: Writer) -> None:
-    p = w.player(s, e.seat)
-    _remove_one(p.hand, e.card)
-    p.ether_area.append(e.card)
+    _remove_one(w.zone(s, e.seat, "hand"), e.card)
+    w.zone(s, e.seat, "ether_area").append(e.card)
     s.passes = 0
 
 
 def _ether_effect(s: GameState, e: ev.EtherEffectFired, w: Writer) -> None:
-    w.player(s, e.seat).ether_effects_used.append(e.card)
+    w.zone(s, e.seat, "ether_effects_used").append(e.card)
 
 
 def _spell_cast(s: GameState, e: ev.SpellCast, w: Writer) -> None:
-    p = w.player(s, e.seat)
-    _remove_one(p.hand, e.card)
-    p.ether -= e.cost
+    _remove_one(w.zone(s, e.seat, "hand"), e.card)
+    w.player(s, e.seat).ether -= e.cost
     s.passes = 0
 
 
 def _spell_resolved(s: GameState, e: ev.SpellResolved, w: Writer) -> None:
-    w.player(s, e.seat).cemetery.append(e.card)
+    w.zone(s, e.seat, "cemetery").append(e.card)
 
 
 def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
@@ -218,7 +239,7 @@ def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
 
 
 def _attack_pending(s: GameState, e: ev.AttackPending, w: Writer) -> None:
-    s.pending = PendingAttack(
+    s.pending = build.PendingAttack(
         attacker=e.attacker,
         user=e.user,
         skill=e.skill,
@@ -249,7 +270,7 @@ def _sephirot(s: GameState, e: ev.SephirotChecked, w: Writer) -> None:
     if e.broken:
         unit = w.unit(s, e.unit)
         unit.equipment = None
-        w.player(s, unit.owner).cemetery.append(e.card)
+        w.zone(s, unit.owner, "cemetery").append(e.card)
 
 
 def _healed(s: GameState, e: ev.Healed, w: Writer) -> None:
@@ -262,16 +283,15 @@ def _knocked_out(s: GameState, e: ev.KnockedOut, w: Writer) -> None:
     if not e.afterglow:
         unit.knocked_out = True
         return
-    p = w.player(s, unit.owner)
-    p.units.remove(unit)
-    p.cemetery.append(unit.card)
-    p.afterglow.append(unit.card)
+    w.zone(s, unit.owner, "units").remove(unit)
+    w.zone(s, unit.owner, "cemetery").append(unit.card)
+    w.zone(s, unit.owner, "afterglow").append(unit.card)
     s.def_mods = [m for m in s.def_mods if m.unit != unit.uid]
 
 
 def _def_changed(s: GameState, e: ev.DefChanged, w: Writer) -> None:
     s.def_mods.append(
-        DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
+        build.DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
     )
 
 
@@ -291,7 +311,7 @@ def _def_expired(s: GameState, e: ev.DefChangesExpired, w: Writer) -> None:
 
 def _continuing_started(s: GameState, e: ev.ContinuingStarted, w: Writer) -> None:
     s.continuing.append(
-        Continuing(
+        build.Continuing(
             id=e.id,
             controller=e.controller,
             source=e.source,
@@ -319,7 +339,7 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
         w.unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
         unit = w.unit(s, e.subject)
-        s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
+        s.def_mods.append(build.DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
     elif e.field == "resonance":
         w.aura(s, e.subject).resonance = e.new
     else:
@@ -329,13 +349,12 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
         if e.field == "ether":
             w.player(s, seat).ether = e.new
         elif e.field == "discard":
-            p = w.player(s, seat)
+            hand, cemetery = w.zone(s, seat, "hand"), w.zone(s, seat, "cemetery")
             for card in e.cards:
-                p.hand.remove(card)
-                p.cemetery.append(card)
+                hand.remove(card)
+                cemetery.append(card)
         elif e.field == "deck_top":
-            p = w.player(s, seat)
-            p.deck[: len(e.cards)] = e.cards
+            w.zone(s, seat, "deck")[: len(e.cards)] = e.cards
         else:
             w.player(s, seat).astral_rights = e.new
 
@@ -350,18 +369,17 @@ def _resonance_raised(s: GameState, e: ev.ResonanceRaised, w: Writer) -> None:
 
 
 def _summoned(s: GameState, e: ev.Summoned, w: Writer) -> None:
-    p = w.player(s, e.seat)
-    _remove_one(p.hand, e.card)
-    p.ether -= e.cost
+    _remove_one(w.zone(s, e.seat, "hand"), e.card)
+    w.player(s, e.seat).ether -= e.cost
     card = s.cards[e.card]
     if isinstance(card, Follower):
-        p.units.append(
-            Unit(
+        w.zone(s, e.seat, "units").append(
+            build.Unit(
                 uid=e.uid, card=e.card, owner=e.seat, kind="follower", hp=card.hp, max_hp=card.hp, defense=card.defense
             )
         )
     else:
-        p.auras.append(Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
+        w.zone(s, e.seat, "auras").append(build.Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
     s.next_id += 1
     s.passes = 0
 
@@ -378,7 +396,7 @@ def _nothing(s: GameState, e: Any, w: Writer) -> None:
     """Events that only inform (dice, manual effects, ...): the state does not change."""
 
 
-_FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
+FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
     ev.GameStarted: _game_started,
     ev.DiceRolled: _nothing,
     ev.FirstPlayerChosen: _first_player,
@@ -423,10 +441,10 @@ _FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
 
 def fold(state: GameState, event: Any, writer: Writer = IN_PLACE) -> None:
     """Apply one event to `state` (in place, or copy on write with a Writer of `apply`)."""
-    _FOLD[type(event)](state, event, writer)
+    FOLD[type(event)](state, event, writer)
 
 
 def fold_all(state: GameState, events: Iterable[Any]) -> GameState:
     for event in events:
-        _FOLD[type(event)](state, event, IN_PLACE)
+        FOLD[type(event)](state, event, IN_PLACE)
     return state

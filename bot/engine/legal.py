@@ -1,15 +1,16 @@
 """`legal_actions(state, player)`: every action `apply` accepts from this player now.
 
 Adjustments are left out (their values are open-ended); a concession is listed only on request.
-Duplicate cards in hand give one action each, not one per copy. The actions are built with their
-ordinary validating constructors: pydantic-core validates these small models faster than
-`model_construct` fills them in Python.
+Duplicate cards in hand give one action each, not one per copy. The actions are built by
+bot/engine/build.py without validation: every value comes from the state or a card.
 """
 
 from __future__ import annotations
 
 from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Spell
+from bot.catalog.effects import Effect
 from bot.engine import actions as act
+from bot.engine import build
 from bot.engine.errors import RuleViolation
 from bot.engine.handlers import (
     MAIN_TIMINGS_OTHER,
@@ -20,44 +21,65 @@ from bot.engine.handlers import (
     in_window,
 )
 from bot.engine.state import GameState, Unit
-from bot.engine.targets import target_choices
+from bot.engine.targets import needs, target_choices
 
 
 def legal_actions(state: GameState, player: str, *, include_concede: bool = False) -> list[act.Action]:
     seat = state.seat_of(player)
     if not state.started or state.over or seat is None:
         return []
+    # The seat's own id: an exact str, as validation would have made a str subclass the caller passed.
+    player = state.players[seat].id
     out: list[act.Action] = []
     if state.active == seat:
         if state.phase == "charge":
-            out.extend(_charge(state, seat, player))
-            out.append(act.Pass(player=player))
+            out.extend(_charge(state, seat, player, _Choices(state, seat)))
+            out.append(build.Pass(player=player))
         elif state.phase == "block":
             assert state.pending is not None
-            out.extend(act.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
-            out.append(act.NoBlock(player=player))
+            out.extend(build.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
+            out.append(build.NoBlock(player=player))
         elif state.phase == "main" or in_window(state):
-            out.extend(_cards(state, seat, player))
+            choices = _Choices(state, seat)
+            out.extend(_cards(state, seat, player, choices))
             if state.phase == "main":
-                out.extend(_skills(state, seat, player))
-            out.append(act.Pass(player=player))
+                out.extend(_skills(state, seat, player, choices))
+            out.append(build.Pass(player=player))
     if include_concede:
-        out.append(act.Concede(player=player))
+        out.append(build.Concede(player=player))
     return out
 
 
-def _charge(state: GameState, seat: int, player: str) -> list[act.Action]:
+class _Choices:
+    """`target_choices` for one state and seat, remembered by what the effects need: it depends on
+    nothing else, and one legal_actions call asks it for many cards and skills."""
+
+    __slots__ = ("known", "seat", "state")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.known: dict[tuple[bool, bool], list[tuple[str | None, str | None]]] = {}
+
+    def __call__(self, effects: tuple[Effect, ...]) -> list[tuple[str | None, str | None]]:
+        key = needs(effects)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = target_choices(self.state, self.seat, effects)
+        return found
+
+
+def _charge(state: GameState, seat: int, player: str, choices: _Choices) -> list[act.Action]:
     out: list[act.Action] = []
     for card_id in dict.fromkeys(state.players[seat].hand):
         card = state.cards[card_id]
         if not isinstance(card, Spell):
             continue
         if card.ether_effect and ether_effect_allowed(state, seat, card_id):
-            for target, ally in target_choices(state, seat, card.ether_effect):
-                out.append(act.Charge(player=player, card=card_id, target=target, ally_target=ally))
-            out.append(act.Charge(player=player, card=card_id, use_ether_effect=False))
+            for target, ally in choices(card.ether_effect):
+                out.append(build.Charge(player=player, card=card_id, target=target, ally_target=ally))
+            out.append(build.Charge(player=player, card=card_id, use_ether_effect=False))
         else:
-            out.append(act.Charge(player=player, card=card_id))
+            out.append(build.Charge(player=player, card=card_id))
     return out
 
 
@@ -78,7 +100,7 @@ def _casters(state: GameState, seat: int) -> list[Unit]:
     return units
 
 
-def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
+def _cards(state: GameState, seat: int, player: str, choices: _Choices) -> list[act.Action]:
     out: list[act.Action] = []
     ether = state.players[seat].ether
     casters = _casters(state, seat)
@@ -89,16 +111,16 @@ def _cards(state: GameState, seat: int, player: str) -> list[act.Action]:
         if card.cost > ether or not _timing_ok(state, seat, card.timing):
             continue
         if not isinstance(card, Spell):
-            out.extend(act.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
+            out.extend(build.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
             continue
-        choices = target_choices(state, seat, card.effects)  # the same for every caster
+        pairs = choices(card.effects)  # the same for every caster
         for caster in casters:
-            for target, ally in choices:
-                out.append(act.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
+            for target, ally in pairs:
+                out.append(build.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
     return out
 
 
-def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
+def _skills(state: GameState, seat: int, player: str, choices: _Choices) -> list[act.Action]:
     out: list[act.Action] = []
     p = state.players[seat]
     for unit in p.units:
@@ -120,8 +142,10 @@ def _skills(state: GameState, seat: int, player: str) -> list[act.Action]:
                     continue
                 if _support_used(card, unit, skill) or (unit.tapped and not state.options.tapped_may_act):
                     continue
-            for target, ally in target_choices(state, seat, skill.effects):
-                out.append(act.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally))
+            for target, ally in choices(skill.effects):
+                out.append(
+                    build.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally)
+                )
     return out
 
 

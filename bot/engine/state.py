@@ -1,9 +1,9 @@
 """The state of one table: everything the rules need, and nothing a front end invents.
 
 Only bot/engine/fold.py changes a state, one event at a time. `apply` never changes the state it was
-given: it works on a shallow `cow_copy()` and fold copies a player, unit or aura the first time an event
-writes to it (copy on write, see fold.Writer). Most actions touch little, so this is far cheaper than
-a deep copy; card definitions and options are frozen and shared.
+given: it works on a shallow `cow_copy()` and fold copies a player, one of its lists, a unit or an aura
+the first time an event writes to it (copy on write, see fold.Writer). Most actions touch little, so this
+is far cheaper than a deep copy; card definitions and options are frozen and shared.
 """
 
 from __future__ import annotations
@@ -25,6 +25,12 @@ SourceKind = Literal[
 
 M = TypeVar("M", bound="_Mutable")
 
+# The slot setters of BaseModel, bound once: `_shallow` runs several times in every `apply`.
+_new = object.__new__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
 
 class _Mutable(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
@@ -36,13 +42,12 @@ class _Mutable(BaseModel):
 
     def _shallow(self: M, **changes: Any) -> M:
         """A shallow copy without pydantic's generic copy machinery (the hot path of `apply`)."""
-        copy = self.__class__.__new__(self.__class__)
-        fields = dict(self.__dict__)
-        fields.update(changes)
-        object.__setattr__(copy, "__dict__", fields)
-        object.__setattr__(copy, "__pydantic_fields_set__", self.__pydantic_fields_set__)
-        object.__setattr__(copy, "__pydantic_extra__", None)
-        object.__setattr__(copy, "__pydantic_private__", None)
+        copy = _new(type(self))
+        # The fresh instance's own empty __dict__ is filled in place: cheaper than assigning one.
+        copy.__dict__.update(self.__dict__, **changes)
+        _set_fields_set(copy, self.__pydantic_fields_set__)
+        _set_extra(copy, None)
+        _set_private(copy, None)
         return copy
 
 
@@ -103,23 +108,22 @@ class PlayerState(_Mutable):
         return copy
 
     def cow_copy(self) -> PlayerState:
-        """A copy whose lists are its own but whose units and auras are still shared (fold.Writer)."""
-        return self._shallow(
-            deck=list(self.deck),
-            hand=list(self.hand),
-            cemetery=list(self.cemetery),
-            afterglow=list(self.afterglow),
-            ether_area=list(self.ether_area),
-            units=list(self.units),
-            auras=list(self.auras),
-            ether_effects_used=list(self.ether_effects_used),
-        )
+        """A copy whose lists are its own but whose units and auras are still shared (for `clone`)."""
+        copy = self._shallow()
+        fields = copy.__dict__
+        for name in _PLAYER_LISTS:
+            fields[name] = fields[name][:]
+        return copy
 
     def unit(self, uid: str) -> Unit | None:
         for unit in self.units:
             if unit.uid == uid:
                 return unit
         return None
+
+
+# The list fields of PlayerState: its cow_copy gives each of them its own copy.
+_PLAYER_LISTS = ("deck", "hand", "cemetery", "afterglow", "ether_area", "units", "auras", "ether_effects_used")
 
 
 class Continuing(_Mutable):
@@ -186,7 +190,12 @@ class GameState(_Mutable):
         """The copy `apply` works on: its lists may change freely, but the players, units and auras in
         them are still shared and are copied by fold.Writer before their first change. Continuing
         effects, DEF changes and the pending attack are replaced, never changed, so sharing them is safe."""
-        return self._shallow(players=list(self.players), continuing=list(self.continuing), def_mods=list(self.def_mods))
+        copy = self._shallow()
+        fields = copy.__dict__
+        fields["players"] = self.players[:]
+        fields["continuing"] = self.continuing[:]
+        fields["def_mods"] = self.def_mods[:]
+        return copy
 
     # Look-ups used everywhere.
     def seat_of(self, player_id: str) -> int | None:
