@@ -217,26 +217,32 @@ def populate(service: TableService, table: Table, games: int, active: int) -> li
 
 
 async def sustained(
-    service: TableService, table: Table, channels: list[int], actions: int, *, inline: bool = False
+    service: TableService, table: Table, channels: list[int], actions: int, *, inline: bool = False, clients: int = 1
 ) -> tuple[float, float, list[float], list[float]]:
     """Wall seconds, CPU seconds (all threads), and per action: choosing the move, and the action
-    (through `service.act`, or `act_now` on this thread when `inline`)."""
-    rnd = random.Random(5)
+    (through `service.act`, or `act_now` on this thread when `inline`). With `clients` > 1, that many
+    players at once, each on its own share of the tables (as many channels play at the same time): one
+    chooses a move while another's action is in the worker thread."""
     choose: list[float] = []
     act: list[float] = []
+
+    async def client(number: int, mine: list[int], quota: int) -> None:
+        rnd = random.Random(5 + number)
+        for _ in range(quota):
+            channel = rnd.choice(mine)
+            t1 = time.perf_counter()
+            user, action = table.move(channel)
+            t2 = time.perf_counter()
+            result = service.act_now(channel, user, action) if inline else await service.act(channel, user, action)
+            t3 = time.perf_counter()
+            choose.append(t2 - t1)
+            act.append(t3 - t2)
+            if result.finished:
+                await service.start_game(channel, A, table.start_action())
+
     c0 = time.process_time()
     t0 = time.perf_counter()
-    while len(act) < actions:
-        channel = rnd.choice(channels)
-        t1 = time.perf_counter()
-        user, action = table.move(channel)
-        t2 = time.perf_counter()
-        result = service.act_now(channel, user, action) if inline else await service.act(channel, user, action)
-        t3 = time.perf_counter()
-        choose.append(t2 - t1)
-        act.append(t3 - t2)
-        if result.finished:
-            await service.start_game(channel, A, table.start_action())
+    await asyncio.gather(*(client(n, channels[n::clients], actions // clients) for n in range(clients)))
     return time.perf_counter() - t0, time.process_time() - c0, choose, act
 
 

@@ -15,7 +15,6 @@ import secrets
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -41,6 +40,7 @@ from bot.store import (
 )
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
+from bot.worker import Worker
 
 T = TypeVar("T")
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
@@ -204,9 +204,7 @@ class TableService:
     _cache: _Lru[_Held] = field(default_factory=lambda: _Lru(1024))
     _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
     _catalog: Any = None
-    _worker: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="referee-store")
-    )
+    _worker: Worker = field(default_factory=lambda: Worker("referee-store"))
 
     @property
     def catalog(self) -> Any:
@@ -224,10 +222,10 @@ class TableService:
 
     def close(self) -> None:
         """Stop the worker thread (the store is closed by whoever opened it)."""
-        self._worker.shutdown(wait=True)
+        self._worker.close()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._worker, functools.partial(fn, *args))
+        return await self._worker.run(fn, *args)
 
     # -- playing -----------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,11 +28,19 @@ class Settings(BaseSettings):
     cards_dir: Path | None = Field(default=None, validation_alias="REFEREE_CARDS_DIR")
     rules_dir: Path | None = Field(default=None, validation_alias="REFEREE_RULES_DIR")
     log_level: str = Field(default="INFO", validation_alias="REFEREE_LOG_LEVEL")
+    # full: every action is on the disk before anyone is told it happened (a power cut loses nothing);
+    # normal: skips that fsync, still safe when the bot is killed, but a power cut can lose the last seconds.
+    db_sync: Literal["full", "normal"] = Field(default="full", validation_alias="REFEREE_DB_SYNC")
 
     @property
     def database_file(self) -> Path:
         """The SQLite file: the explicit path, or `referee.sqlite3` in the data folder."""
         return self.database_path if self.database_path is not None else self.data_dir / "referee.sqlite3"
+
+    @property
+    def synchronous(self) -> Literal["NORMAL", "FULL"]:
+        """SQLite's `synchronous` mode for the store."""
+        return "FULL" if self.db_sync == "full" else "NORMAL"
 
 
 class BadSetting(RefereeError):

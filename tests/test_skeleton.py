@@ -11,6 +11,7 @@ import pytest
 from bot.i18n import bilingual, catalog, normalize_locale, t
 from bot.paths import DataFolderMissing, data_folder
 from bot.settings import Settings
+from bot.store import Store
 
 
 def test_every_message_exists_in_both_languages_with_the_same_fields() -> None:
@@ -80,3 +81,28 @@ def test_a_bad_setting_is_named_with_its_value_not_a_traceback(tmp_path: Path) -
     assert "設定 REFEREE_LOCALE" in proc.stderr and "The setting REFEREE_LOCALE" in proc.stderr
     assert "“fr”" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_store_writes_every_move_to_disk_unless_the_admin_chooses_speed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env from the checkout
+    monkeypatch.delenv("REFEREE_DB_SYNC", raising=False)
+    levels = {1: "NORMAL", 2: "FULL"}  # PRAGMA synchronous reports a number
+    for setting, expected in ((None, "FULL"), ("normal", "NORMAL"), ("full", "FULL")):
+        if setting is not None:
+            monkeypatch.setenv("REFEREE_DB_SYNC", setting)
+        mode = Settings().synchronous
+        with Store.open(tmp_path / f"{setting}.sqlite3", synchronous=mode) as store:
+            assert levels[store.db.execute("PRAGMA synchronous").fetchone()[0]] == expected
+    with Store.open(tmp_path / "default.sqlite3") as store:
+        assert levels[store.db.execute("PRAGMA synchronous").fetchone()[0]] == "FULL"
+
+
+def test_a_bad_sync_setting_is_refused_by_name(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "REFEREE_DATA_DIR": str(tmp_path), "REFEREE_DB_SYNC": "off"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "roll", "1d6"], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+    )
+    assert proc.returncode == 2
+    assert "設定 REFEREE_DB_SYNC" in proc.stderr and "“off”" in proc.stderr

@@ -99,7 +99,7 @@ async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: 
     from bot.store import Store
 
     channel: int = args.channel
-    with Store.open(db) as store:
+    with Store.open(db, synchronous=settings.synchronous) as store:
         games = lambda: len(store.history(channel))  # noqa: E731
         seed_factory = seeded(args.seed, channel, games) if args.seed is not None else lambda: secrets.token_bytes(32)
         service = TableService(

@@ -15,12 +15,12 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, NoReturn
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter
 from sqlite_utils import Database
 
-from bot.store.connection import BUSY_TIMEOUT_MS, open_database, translated
+from bot.store.connection import BUSY_TIMEOUT_MS, Synchronous, open_database, translated
 from bot.store.decks import Decks
 from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
@@ -62,7 +62,7 @@ class Store:
         path: Path | str,
         *,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-        synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
+        synchronous: Synchronous = "FULL",
     ) -> Store:
         path = Path(path)
         return cls(open_database(path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous), path)
