@@ -1,10 +1,11 @@
 """The durable table's cost: one action's full cycle against the floor of a SQLite write, and load.
 
-    /work/venv/bin/python bench/store.py                  (about a minute; a temporary database)
-    /work/venv/bin/python bench/store.py --games 2000 --active 200 --actions 2000    (quicker)
+    /work/venv/bin/python bench/store.py                  (about two minutes; temporary databases)
+    /work/venv/bin/python bench/store.py --games 2000 --active 200 --actions 2000 --cycles 1000  (quicker)
 
-What it measures, in one run, on one database file in the store's own mode (WAL, synchronous=NORMAL,
-busy timeout, through sqlite-utils):
+What it measures, in one run, in the store's own set-up (WAL, busy timeout, through sqlite-utils), once
+in each `synchronous` mode: FULL, the shipped default (every commit is on the disk before the caller
+hears of it), and NORMAL (REFEREE_DB_SYNC=normal: no fsync per commit):
 - cycle: TableService.act_now = load (the game the service holds in memory since its last commit: the
   commit's version check refuses it if another process moved the game on, and then the action is
   tried again on the stored game) → the real engine's apply with the table's fair dice → commit
@@ -26,7 +27,9 @@ busy timeout, through sqlite-utils):
   without the engine's apply) to the floor, so one sees where the time goes.
 - sustained: 10,000 stored games (9,000 finished, copied from a real finished game with its log;
   1,000 running real games); random moves on random running tables through the async service API
-  (channel lock, worker thread), one after another as a bot would serve them. Actions per second.
+  (channel lock, worker thread): one request at a time, and 8 players at once each on their own
+  tables (many channels play at the same time: one chooses a move while another's action is on the
+  worker thread); and without the worker hand-over. Actions per second, in each mode.
 - memory: peak RSS of this process (resource.getrusage), and the database size.
 """
 
@@ -209,8 +212,9 @@ def populate(service: TableService, table: Table, games: int, active: int) -> li
                 (2_000_000 + n, now, now, now, template),
             ).fetchone()[0]
             store.db.execute(
-                "INSERT INTO actions (game_id, version, first_seq, actor, types, events, created_at) "
-                "SELECT ?, version, first_seq, actor, types, events, created_at FROM actions WHERE game_id = ?",
+                "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
+                "SELECT ?, version, first_seq, last_seq, actor, types, events, created_at FROM actions "
+                "WHERE game_id = ?",
                 (new_id, template),
             )
     return channels
@@ -258,7 +262,8 @@ def cycle_and_floor(path: Path, mode: Literal["NORMAL", "FULL"], rounds: int) ->
     m = measure_cycle(service, table, channel=1, rounds=rounds)
     med = statistics.median
     state_size = len(state_text(service.status_now(1).state).text)
-    print(f"\n== synchronous={mode}: one action, real engine, real dice (random legal moves of real games)")
+    shipped = " (shipped)" if mode == "FULL" else ""
+    print(f"\n== synchronous={mode}{shipped}: one action, real engine, real dice (random legal moves of real games)")
     report("full cycle (load→apply→commit)", m["cycle"])
     report("  load (the game held in memory)", m["load"])
     report("  engine apply", m["apply"])
@@ -307,47 +312,53 @@ def main() -> int:
 
     sqlite = sqlite3.sqlite_version
     print(f"bench/store.py — SQLite {sqlite}, WAL, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    modes: tuple[Literal["NORMAL", "FULL"], ...] = ("FULL", "NORMAL")  # the shipped mode first
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        cycle_and_floor(folder / "normal.sqlite3", "NORMAL", args.cycles)
-        cycle_and_floor(folder / "full.sqlite3", "FULL", max(200, args.cycles // 10))
+        for mode in modes:
+            cycle_and_floor(folder / f"{mode.lower()}.sqlite3", mode, args.cycles)
 
         path = folder / "bench.sqlite3"
-        store = Store.open(path)  # the shipped mode: synchronous=NORMAL
-        service = TableService(store, load_catalog)
-        table = Table(service, seed=2)
-        t0 = time.perf_counter()
-        channels = populate(service, table, args.games, args.active)
-        setup = time.perf_counter() - t0
-        stored = store.db.execute("SELECT count(*), sum(status = 'active') FROM games").fetchone()
-        events = store.db.execute("SELECT count(*) FROM events").fetchone()[0]
-        print(
-            f"\n== sustained, synchronous=NORMAL (shipped): {stored[0]} stored games ({stored[1]} running), "
-            f"{events} events (set-up {setup:.1f} s)"
-        )
-        for inline in (False, True):
-            elapsed, cpu, choose, act = asyncio.run(sustained(service, table, channels, args.actions, inline=inline))
-            done = len(act)
-            how = "act_now on the caller's thread (no worker hop)" if inline else "service.act (lock + worker thread)"
-            print(f"   -- through {how}")
-            print(
-                f"   {done} actions on random running tables in {elapsed:.2f} s = {done / elapsed:,.0f} actions/s "
-                "(target >= 1,000; includes choosing each move: status + legal_actions)"
-            )
-            print(
-                f"   CPU time of this process {cpu:.2f} s = {done / cpu:,.0f} actions per CPU-second; "
-                f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
-            )
-            report("the action", act)
-            report("choosing the move (status, legal)", choose)
-            per_action = statistics.median(act) + statistics.median(choose)
-            print(f"   rate at the median latencies: {1 / per_action:,.0f} actions/s")
+        with Store.open(path) as store:
+            service = TableService(store, load_catalog)
+            t0 = time.perf_counter()
+            channels = populate(service, Table(service, seed=2), args.games, args.active)
+            setup = time.perf_counter() - t0
+            stored = store.db.execute("SELECT count(*), sum(status = 'active') FROM games").fetchone()
+            events = store.db.execute("SELECT count(*) FROM events").fetchone()[0]
+            service.close()
+        print(f"\n== sustained: {stored[0]} stored games ({stored[1]} running), {events} events (set-up {setup:.1f} s)")
+        for mode in modes:
+            with Store.open(path, synchronous=mode) as store:
+                service = TableService(store, load_catalog)
+                table = Table(service, seed=3)
+                for channel in channels:  # as a bot that has been running: the games it serves are held
+                    service.status_now(channel)
+                print(f"\n   synchronous={mode}{' (shipped)' if mode == 'FULL' else ''}")
+                for how, inline, clients in (
+                    ("service.act, one request at a time", False, 1),
+                    ("service.act, 8 players at once on their own tables", False, 8),
+                    ("act_now on the caller's thread (no worker hand-over), one at a time", True, 1),
+                ):
+                    run = sustained(service, table, channels, args.actions, inline=inline, clients=clients)
+                    elapsed, cpu, choose, act = asyncio.run(run)
+                    done = len(act)
+                    print(f"   -- {how}")
+                    print(
+                        f"   {done} actions on random running tables in {elapsed:.2f} s = {done / elapsed:,.0f} "
+                        "actions/s (target >= 1,000; includes choosing each move: status + legal_actions)"
+                    )
+                    print(
+                        f"   CPU time of this process {cpu:.2f} s = {done / cpu:,.0f} actions per CPU-second; "
+                        f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+                    )
+                    report("the action", act)
+                    report("choosing the move (status, legal)", choose)
+                service.close()
 
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         size = sum(p.stat().st_size for p in folder.glob("bench.sqlite3*")) / 2**20
         print(f"\n== memory: peak RSS {peak:.0f} MiB; the {stored[0]:,}-game database on disk {size:.0f} MiB")
-        service.close()
-        store.close()
     return 0
 
 

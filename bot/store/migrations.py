@@ -182,6 +182,7 @@ def m004_actions(db: Database) -> None:
             game_id INTEGER NOT NULL REFERENCES games(id),
             version INTEGER NOT NULL,
             first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
             actor INTEGER,
             types TEXT NOT NULL,
             events TEXT NOT NULL,
@@ -229,9 +230,9 @@ def _copy_action(db: Database, rows: list[tuple[Any, ...]]) -> None:
     types = json.dumps([row[4] for row in rows])
     events = "[" + ",".join(row[5] for row in rows) + "]"
     db.conn.execute(
-        "INSERT INTO actions (game_id, version, first_seq, actor, types, events, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, version, first_seq, actor, types, events, created_at),
+        "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, version, first_seq, first_seq + len(rows) - 1, actor, types, events, created_at),
     )
 
 

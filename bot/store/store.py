@@ -41,7 +41,16 @@ _UPDATE = (
 _UPDATE_FINISH = _UPDATE.replace("updated_at = ? ", "updated_at = ?, status = 'finished', finished_at = ?, result = ? ")
 _EVENT_LIST: TypeAdapter[list[Any]] = TypeAdapter(list[Any])
 _INSERT_ACTION = (
-    "INSERT INTO actions (game_id, version, first_seq, actor, types, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# The events view, for one game from a sequence number on: only the action rows that hold those events
+# are laid out (the view itself would lay out the whole log before picking, say, its first event).
+_SELECT_EVENTS = (
+    "SELECT a.game_id, a.first_seq + e.key AS seq, a.version, a.actor, "
+    "json_extract(a.types, '$[' || e.key || ']') AS type, e.value AS data, a.created_at "
+    "FROM (SELECT * FROM actions WHERE game_id = ?1 AND last_seq > ?2 ORDER BY version LIMIT ?3) AS a "
+    "JOIN json_each(a.events) AS e WHERE a.first_seq + e.key > ?2 ORDER BY seq LIMIT ?3"
 )
 
 
@@ -126,11 +135,7 @@ class Store:
         """The game's log in order (append-only; undo and rollback are events in it too)."""
         with translated(self.path):
             try:
-                cur = self.db.execute(
-                    "SELECT game_id, seq, version, actor, type, data, created_at FROM events "
-                    "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                    (game_id, after_seq, limit),
-                )
+                cur = self.db.execute(_SELECT_EVENTS, (game_id, after_seq, limit))
                 return as_records(cur, EventRecord, what="events row")
             except sqlite3.OperationalError as exc:
                 if "json" not in str(exc).lower():
@@ -308,11 +313,14 @@ class Store:
         raise CorruptRow(what=f"actions.events ({where})", reason=str(exc)) from exc
 
     def _append(
-        self, game_id: int, first_seq: int, version: int, filed: tuple[str, str] | None, actor: int | None, now: str
+        self, game_id: int, first_seq: int, version: int, filed: Filed | None, actor: int | None, now: str
     ) -> None:
-        """All the events of a write as one row (`filed`: their types and the events, as JSON arrays)."""
+        """All the events of a write as one row (`filed`: their types and the events as JSON arrays, and
+        how many there are)."""
         if filed is not None:
-            self.db.conn.execute(_INSERT_ACTION, (game_id, version, first_seq, actor, filed[0], filed[1], now))
+            types, texts, count = filed
+            row = (game_id, version, first_seq, first_seq + count - 1, actor, types, texts, now)
+            self.db.conn.execute(_INSERT_ACTION, row)
 
     def _one_game(self, where: str, params: tuple[Any, ...]) -> GameRecord | None:
         with translated(self.path):
@@ -321,7 +329,10 @@ class Store:
         return found[0] if found else None
 
 
-def _filed(events: Sequence[JsonLike]) -> tuple[str, str] | None:
+Filed = tuple[str, str, int]
+
+
+def _filed(events: Sequence[JsonLike]) -> Filed | None:
     """The events of one write as the log files them: a JSON array of their type names and one of the
     events themselves (None when there are none)."""
     if not events:
@@ -330,5 +341,5 @@ def _filed(events: Sequence[JsonLike]) -> tuple[str, str] | None:
     # Plain names (all the referee's own) need no escaping; the array is then built without a dumps call.
     names = '["' + '","'.join(types) + '"]' if all(t.isidentifier() for t in types) else json.dumps(types)
     if all(isinstance(e, BaseModel | dict) for e in events):
-        return names, _EVENT_LIST.dump_json(list(events)).decode()  # one serialiser call for the whole action
-    return names, "[" + ",".join(to_json(e) for e in events) + "]"
+        return names, _EVENT_LIST.dump_json(list(events)).decode(), len(events)  # one serialiser call for all
+    return names, "[" + ",".join(to_json(e) for e in events) + "]", len(events)

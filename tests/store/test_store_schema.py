@@ -63,10 +63,13 @@ def test_an_action_logged_event_by_event_is_kept_whole_as_one_action(db_path: Pa
         )
     old.close()
     with Store.open(db_path) as store:
-        rows = store.db.execute("SELECT version, first_seq, actor, types FROM actions ORDER BY version").fetchall()
-        assert rows == [(1, 1, 7, '["Start"]'), (2, 2, 8, '["Hit", "Hit"]'), (3, 4, 7, '["Pass"]')]
+        rows = store.db.execute("SELECT version, first_seq, last_seq, actor, types FROM actions ORDER BY version")
+        assert rows.fetchall() == [(1, 1, 1, 7, '["Start"]'), (2, 2, 3, 8, '["Hit", "Hit"]'), (3, 4, 4, 7, '["Pass"]')]
         kept = [(e.seq, e.version, e.actor, e.type, e.data_dict()) for e in store.events(1)]
         assert kept == [(seq, v, a, k, json.loads(d)) for seq, v, a, k, d in logged]
         store.commit(9, {}, [{"type": "F"}, {"type": "G"}], 3)
         later = [(e.seq, e.version, e.type) for e in store.events(1, after_seq=3)]
         assert later == [(4, 3, "Pass"), (5, 4, "F"), (6, 4, "G")]
+        assert [(e.seq, e.type) for e in store.events(1, after_seq=2, limit=2)] == [(3, "Hit"), (4, "Pass")]
+        assert [(e.seq, e.type) for e in store.events(1, after_seq=4, limit=1)] == [(5, "F")]
+        assert [e.seq for e in store.events(1)] == [e.seq for e in store.events(1, limit=-1)] == [1, 2, 3, 4, 5, 6]
