@@ -204,7 +204,16 @@ class TableService:
     _cache: _Lru[_Held] = field(default_factory=lambda: _Lru(1024))
     _cards: _Lru[dict[str, Any]] = field(default_factory=lambda: _Lru(1024))
     _catalog: Any = None
-    _worker: Worker = field(default_factory=lambda: Worker("referee-store"))
+    _worker: Worker = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Calls waiting together share one transaction (group commit); should its commit fail, no game
+        # held in memory can be trusted to be the stored one.
+        self._worker = Worker("referee-store", group=self.store.group, on_group_failure=self._forget_all)
+
+    def _forget_all(self) -> None:
+        self._cache.clear()
+        self._cards.clear()  # a game id of the undone group may be given to another game
 
     @property
     def catalog(self) -> Any:
@@ -598,6 +607,9 @@ class _Lru(Generic[T]):
 
     def pop(self, key: int) -> None:
         self._items.pop(key, None)
+
+    def clear(self) -> None:
+        self._items.clear()
 
 
 def _rebuild(batches: Sequence[Batch]) -> GameState:

@@ -10,9 +10,10 @@ more than the whole rest of its log write. The `events` view lays it out one row
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
@@ -84,6 +85,13 @@ class Store:
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def group(self) -> Iterator[Callable[[], bool]]:
+        """One transaction around several writes, each then in its own savepoint: one commit (one
+        fsync) for all. Yields a check that the transaction is still open (a disk error undoes it)."""
+        with translated(self.path), self.db.atomic():
+            yield lambda: self.db.conn.in_transaction
 
     # -- reading ---------------------------------------------------------------------------------
 

@@ -1,0 +1,120 @@
+"""Group commit: actions of many channels waiting together share one transaction, and nobody hears of
+a move that is not on the disk."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.errors import RefereeError
+from bot.service import Outcome, TableService
+from bot.store import Store
+from tests.store.tables import AKI, catalog, next_move, start
+
+CHANNELS = list(range(7000, 7012))
+
+
+class CountingStore(Store):
+    """The real store, counting the shared transactions it opens."""
+
+    groups = 0
+
+    @contextlib.contextmanager
+    def group(self) -> Iterator[Callable[[], bool]]:
+        type(self).groups += 1
+        with super().group() as still_open:
+            yield still_open
+
+
+async def _held_back(service: TableService, requests: list[asyncio.Future[Outcome]]) -> list[object]:
+    """Hold the worker on one call until every request is queued behind it, then let them all run."""
+    gate = threading.Event()
+    blocker = asyncio.ensure_future(service._run(gate.wait, 10))
+    await asyncio.sleep(0.05)
+    tasks = [asyncio.ensure_future(r) for r in requests]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await blocker
+    return list(await asyncio.gather(*tasks, return_exceptions=True))
+
+
+async def test_actions_waiting_together_are_committed_together_and_each_lands_once(db_path: Path) -> None:
+    with CountingStore.open(db_path) as store:
+        service = TableService(store, catalog)
+        for ch in CHANNELS:
+            await service.start_game(ch, AKI, start())
+        rnd = random.Random(4)
+        moves = [(ch, *next_move((await service.status(ch)).state, rnd)) for ch in CHANNELS]
+        CountingStore.groups = 0
+        results = await _held_back(service, [service.act(ch, user, action) for ch, user, action in moves])
+        assert CountingStore.groups == 1, "the twelve waiting actions shared one transaction"
+        assert all(isinstance(r, Outcome) and r.version == 2 for r in results), results
+        service.close()
+    with Store.open(db_path) as again:  # what the file holds, read afresh
+        fresh = TableService(again, catalog)
+        for ch, result in zip(CHANNELS, results, strict=True):
+            view = fresh.status_now(ch)
+            assert isinstance(result, Outcome)
+            assert view.version == 2 and view.state.model_dump() == result.state.model_dump()
+            assert fresh.check_replay(view.game_id).matches
+        fresh.close()
+
+
+async def test_when_the_shared_commit_fails_no_one_hears_of_a_move_and_none_is_kept(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        service = TableService(store, catalog)
+        for ch in CHANNELS:
+            await service.start_game(ch, AKI, start())
+        rnd = random.Random(5)
+        moves = [(ch, *next_move((await service.status(ch)).state, rnd)) for ch in CHANNELS]
+
+        def break_the_commit() -> None:
+            # A row that points at no game, checked only at COMMIT: SQLite refuses the whole transaction.
+            store.db.execute("PRAGMA defer_foreign_keys = ON")
+            store.db.execute(
+                "INSERT INTO rolls (channel_id, game_id, expression, faces, total, created_at) "
+                "VALUES (1, 999999, '1d6', '[1]', 1, 'now')"
+            )
+
+        requests = [service.act(ch, user, action) for ch, user, action in moves]
+        results = await _held_back(service, [*requests, service._run(break_the_commit)])
+        assert all(isinstance(r, RefereeError) for r in results), results
+        for ch in CHANNELS:  # nothing moved, in the file or in what the service shows
+            assert (await service.status(ch)).version == 1
+        assert store.db.execute("SELECT count(*) FROM rolls WHERE game_id = 999999").fetchone()[0] == 0
+        # The same moves, asked again, are applied (they were refused, not half done).
+        again = [await service.act(ch, user, action) for ch, user, action in moves]
+        assert [o.version for o in again] == [2] * len(CHANNELS)
+        service.close()
+
+
+async def test_a_refused_action_in_a_group_leaves_the_others_applied(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        service = TableService(store, catalog)
+        for ch in CHANNELS[:4]:
+            await service.start_game(ch, AKI, start())
+        rnd = random.Random(6)
+        moves = [(ch, *next_move((await service.status(ch)).state, rnd)) for ch in CHANNELS[:4]]
+        stranger_move = (CHANNELS[0], 424242, moves[0][2])  # not seated: refused
+        requests = [service.act(*stranger_move), *(service.act(*m) for m in moves[1:])]
+        results = await _held_back(service, requests)
+        assert isinstance(results[0], RefereeError)
+        assert all(isinstance(r, Outcome) and r.version == 2 for r in results[1:])
+        assert (await service.status(CHANNELS[0])).version == 1
+        service.close()
+
+
+@pytest.mark.parametrize("size", [1, 40])
+async def test_many_waiting_calls_are_served_in_order(db_path: Path, size: int) -> None:
+    with Store.open(db_path) as store:
+        service = TableService(store, catalog)
+        seen: list[int] = []
+        results = await _held_back(service, [service._run(seen.append, n) for n in range(size)])
+        assert seen == list(range(size)) and results == [None] * size
+        service.close()
