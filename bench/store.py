@@ -29,7 +29,8 @@ hears of it), and NORMAL (REFEREE_DB_SYNC=normal: no fsync per commit):
   1,000 running real games); random moves on random running tables through the async service API
   (channel lock, worker thread): one request at a time, and 8 players at once each on their own
   tables (many channels play at the same time: one chooses a move while another's action is on the
-  worker thread); and without the worker hand-over. Actions per second, in each mode.
+  worker thread, and actions waiting together share one commit); and without the worker hand-over.
+  Actions per second, in each mode.
 - memory: peak RSS of this process (resource.getrusage), and the database size.
 """
 
