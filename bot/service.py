@@ -456,10 +456,19 @@ class TableService:
                 started = parse_json(first.data, _EVENTS, what=f"events.data (game {game.id}, seq 1)")
                 if getattr(started, "type", None) != "game_started":
                     raise CorruptRow(what=f"events (game {game.id}, seq 1)", reason=f"{first.type}, not game_started")
-                cards = dict(started.cards)
+                cards = self._shared_cards(started.cards)
                 self._cards.put(game.id, cards)
             state.cards = cards
         return state
+
+    def _shared_cards(self, cards: dict[str, Any]) -> dict[str, Any]:
+        """A game's card definitions, each replaced by the catalog's own when it is the same card: a
+        thousand games read back after a restart then hold one copy of each card, not a thousand."""
+        try:
+            known = self.catalog.cards if self.catalog is not None else {}
+        except RefereeError:  # card data that no longer loads: the game keeps the copy it was played with
+            known = {}
+        return {code: known[code] if known.get(code) == card else card for code, card in cards.items()}
 
     def _check_seat(self, state: GameState, user_id: int, action: Action) -> None:
         if state.seat_of(str(user_id)) is None:

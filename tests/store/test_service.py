@@ -294,3 +294,23 @@ async def test_a_game_decided_at_set_up_is_filed_as_finished_and_frees_the_chann
     assert service.store.find(CH) is None
     assert service.check_replay(out.game_id).matches
     assert (await service.start_game(CH, AKI, start())).version == 1
+
+
+async def test_games_read_back_after_a_restart_share_the_catalogs_cards_unless_a_card_changed(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        first = TableService(store, catalog)
+        await first.start_game(CH, AKI, start())
+        await first.start_game(CH + 1, AKI, start())
+        first.close()
+        cards = catalog().cards
+        code = next(iter(first.status_now(CH).state.cards))
+        edited = dict(cards, **{code: cards[code].model_copy(update={"name": "改訂版"})})
+        changed = type("Edited", (), {"cards": edited})()
+        for source, same in ((catalog, True), (changed, False)):
+            after_restart = TableService(store, source)
+            one, two = (after_restart.status_now(ch).state.cards for ch in (CH, CH + 1))
+            if same:  # one object for every game (and the catalog)
+                assert one[code] is two[code] is cards[code]
+            else:  # the game keeps the card it was played with, not the edited one
+                assert one[code] == cards[code] != edited[code]
+            after_restart.close()
