@@ -1,10 +1,11 @@
 """TableService: the one path every front end takes to change a table.
 
-    lock(channel) → store.load → engine.apply → store.commit → unlock
+    lock(channel) → load (the game held in memory, else the file) → engine.apply → store.commit → unlock
 
 One asyncio lock per channel (weak-valued, so idle channels cost nothing) serves the requests of one
 channel one after the other while other channels go on; the store's version check stops a second
-process from overwriting a table silently.
+process from overwriting a table silently (and sends this one back to the stored game). Database calls
+run on one worker thread (bot/worker.py); those waiting together share one commit.
 """
 
 from __future__ import annotations
