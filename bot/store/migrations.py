@@ -6,6 +6,7 @@ refused (SchemaTooNew) rather than half-understood.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable
@@ -193,15 +194,9 @@ def m004_actions(db: Database) -> None:
     )
     rows = db.conn.execute(
         "SELECT game_id, version, seq, actor, type, data, created_at FROM events ORDER BY game_id, seq"
-    )
-    batch: list[tuple[Any, ...]] = []
-    for row in rows.fetchall():
-        if batch and (row[0], row[1]) != (batch[0][0], batch[0][1]):
-            _copy_action(db, batch)
-            batch = []
-        batch.append(row)
-    if batch:
-        _copy_action(db, batch)
+    ).fetchall()
+    for _, action in itertools.groupby(rows, key=lambda row: (row[0], row[1])):  # (game, version): one action
+        _copy_action(db, list(action))
     db.execute("DROP TRIGGER events_no_update")
     db.execute("DROP TRIGGER events_no_delete")
     db.execute("DROP TABLE events")
@@ -213,15 +208,8 @@ def m004_actions(db: Database) -> None:
         FROM actions AS a JOIN json_each(a.events) AS e
         """
     )
-    for verb in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER actions_no_{verb.lower()} BEFORE {verb} ON actions "
-            "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
-        )
-        db.execute(
-            f"CREATE TRIGGER events_no_{verb.lower()} INSTEAD OF {verb} ON events "
-            "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
-        )
+    _append_only(db, "actions")
+    _append_only(db, "events", when="INSTEAD OF")  # the view: a clear refusal, not "cannot modify a view"
 
 
 def _copy_action(db: Database, rows: list[tuple[Any, ...]]) -> None:
@@ -236,11 +224,11 @@ def _copy_action(db: Database, rows: list[tuple[Any, ...]]) -> None:
     )
 
 
-def _append_only(db: Database) -> None:
+def _append_only(db: Database, table: str = "events", *, when: str = "BEFORE") -> None:
     """Append-only is enforced by the database itself, not by good intentions."""
     for verb in ("UPDATE", "DELETE"):
         db.execute(
-            f"CREATE TRIGGER events_no_{verb.lower()} BEFORE {verb} ON events "
+            f"CREATE TRIGGER {table}_no_{verb.lower()} {when} {verb} ON {table} "
             "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
         )
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine import Action
 from bot.errors import RefereeError
 from bot.service import Outcome, TableService
 from bot.store import Store
@@ -44,13 +45,20 @@ async def _held_back(service: TableService, requests: list[asyncio.Future[Outcom
     return list(await asyncio.gather(*tasks, return_exceptions=True))
 
 
+async def _first_moves(service: TableService, channels: list[int], seed: int) -> list[tuple[int, int, Action]]:
+    """Start a game in each channel; a legal first move for each: (channel, user, action)."""
+    rnd = random.Random(seed)
+    moves = []
+    for ch in channels:
+        await service.start_game(ch, AKI, start())
+        moves.append((ch, *next_move((await service.status(ch)).state, rnd)))
+    return moves
+
+
 async def test_actions_waiting_together_are_committed_together_and_each_lands_once(db_path: Path) -> None:
     with CountingStore.open(db_path) as store:
         service = TableService(store, catalog)
-        for ch in CHANNELS:
-            await service.start_game(ch, AKI, start())
-        rnd = random.Random(4)
-        moves = [(ch, *next_move((await service.status(ch)).state, rnd)) for ch in CHANNELS]
+        moves = await _first_moves(service, CHANNELS, 4)
         CountingStore.groups = 0
         results = await _held_back(service, [service.act(ch, user, action) for ch, user, action in moves])
         assert CountingStore.groups == 1, "the twelve waiting actions shared one transaction"
@@ -69,10 +77,7 @@ async def test_actions_waiting_together_are_committed_together_and_each_lands_on
 async def test_when_the_shared_commit_fails_no_one_hears_of_a_move_and_none_is_kept(db_path: Path) -> None:
     with Store.open(db_path) as store:
         service = TableService(store, catalog)
-        for ch in CHANNELS:
-            await service.start_game(ch, AKI, start())
-        rnd = random.Random(5)
-        moves = [(ch, *next_move((await service.status(ch)).state, rnd)) for ch in CHANNELS]
+        moves = await _first_moves(service, CHANNELS, 5)
 
         def break_the_commit() -> None:
             # A row that points at no game, checked only at COMMIT: SQLite refuses the whole transaction.
@@ -97,10 +102,7 @@ async def test_when_the_shared_commit_fails_no_one_hears_of_a_move_and_none_is_k
 async def test_a_refused_action_in_a_group_leaves_the_others_applied(db_path: Path) -> None:
     with Store.open(db_path) as store:
         service = TableService(store, catalog)
-        for ch in CHANNELS[:4]:
-            await service.start_game(ch, AKI, start())
-        rnd = random.Random(6)
-        moves = [(ch, *next_move((await service.status(ch)).state, rnd)) for ch in CHANNELS[:4]]
+        moves = await _first_moves(service, CHANNELS[:4], 6)
         stranger_move = (CHANNELS[0], 424242, moves[0][2])  # not seated: refused
         requests = [service.act(*stranger_move), *(service.act(*m) for m in moves[1:])]
         results = await _held_back(service, requests)
