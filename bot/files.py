@@ -18,12 +18,12 @@ DEFAULT_LIMIT = 8 * 1024 * 1024
 
 
 class InputFileError(RefereeError):
-    """`reason` is a key under common.file (missing, not_regular, too_large, not_utf8, unreadable)."""
+    """`problem` is a key under common.file (missing, not_regular, too_large, not_utf8, unreadable)."""
 
     key = "common.file.unusable"
 
-    def __init__(self, path: Path | str, reason: str, **extra: object) -> None:
-        super().__init__(f"common.file.{reason}", path=str(path), **extra)
+    def __init__(self, path: Path | str, problem: str, **extra: object) -> None:
+        super().__init__(f"common.file.{problem}", path=str(path), **extra)
 
 
 def read_bytes(path: Path | str, *, limit: int = DEFAULT_LIMIT) -> bytes:
