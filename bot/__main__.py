@@ -1,4 +1,8 @@
-"""The `referee` command line. Each subcommand lives in its own module under bot/cli/."""
+"""The `referee` command line. Each subcommand lives in its own module under bot/cli/.
+
+Only the chosen subcommand's module is imported (start-up time is what a user waits for on every
+roll); `referee --help` and a mistyped command load them all, to list them.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from bot.errors import RefereeError
 
@@ -14,25 +19,73 @@ from bot.errors import RefereeError
 COMMANDS: tuple[str, ...] = ("run", "roll", "verify", "cards", "ruling", "replay", "console")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class BadArguments(RefereeError):
+    key = "common.cli.bad_arguments"
+
+
+class BadArgumentEncoding(RefereeError):
+    key = "common.cli.bad_encoding"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises the project's own error (bilingual, exit 2) instead of printing English and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise BadArguments(usage=self.format_usage().strip().removeprefix("usage: "), problem=message)
+
+
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    parser = _Parser(
         prog="referee",
         description="HorizonNotes Referee — ホライゾンノーツの審判ボット / a referee bot for HorizonNotes",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS if chosen is None else (chosen,):
         importlib.import_module(f"bot.cli.{name}").register(sub)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from bot.settings import load_settings
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand named first on the line, when it is one of ours (else None: load them all)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+        if arg == "--":
+            return None
+    return None
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+
+def _check_encoding(argv: Sequence[str]) -> None:
+    # Bytes that are not UTF-8 arrive as lone surrogates (PEP 383); nothing downstream can print them.
+    for position, arg in enumerate(argv, start=1):
+        if any("\udc80" <= ch <= "\udcff" for ch in arg):
+            raise BadArgumentEncoding(position=position)
+
+
+def _dash_hint(argv: Sequence[str]) -> str:
+    """A hint for `referee roll -1d6`: an expression starting with a dash looks like an option."""
+    looks_like_expression = any(len(a) > 1 and a[0] == "-" and (a[1].isdigit() or a[1] in "dD") for a in argv)
+    return RefereeError("common.cli.dash_hint").bilingual() if looks_like_expression else ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
+        _check_encoding(arguments)
+        args = build_parser(_chosen_command(arguments)).parse_args(arguments)
+        from bot.settings import load_settings
+
         settings = load_settings()
+        from bot.logs import configure_logging
+
+        configure_logging(settings.log_level)
         code: int = args.func(args, settings)
+    except BadArguments as exc:
+        print(exc.bilingual(), file=sys.stderr)
+        hint = _dash_hint(arguments)
+        if hint:
+            print(hint, file=sys.stderr)
+        return 2
     except RefereeError as exc:
         print(exc.bilingual(), file=sys.stderr)
         return getattr(exc, "exit_code", 2)
