@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.dice import Randomness, roll, shuffle
-from bot.engine import build
 from bot.engine import events as ev
 from bot.engine.fold import FOLD, Writer
 from bot.engine.state import GameState
@@ -34,7 +33,7 @@ class Ctx:
         """Roll publicly through bot.dice and record faces, total and draw number."""
         result = roll(expression, self.rng)
         faces = tuple(f for term in result.dice for f in term)
-        event = build.DiceRolled(
+        event = ev.DiceRolled(
             purpose=purpose,
             expression=result.normalized,
             faces=faces,
@@ -63,12 +62,12 @@ def gain_ether(ctx: Ctx, seat: int, amount: int, reason: str) -> None:
     if cap is not None:
         amount = min(amount, max(0, cap - player.ether))
     if amount > 0:
-        ctx.emit(build.EtherGained(seat=seat, amount=amount, reason=reason))
+        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason))
 
 
 def end_game(ctx: Ctx, winner: int, reason: str) -> None:
     if not ctx.state.over:
-        ctx.emit(build.GameEnded(winner=winner, reason=reason))
+        ctx.emit(ev.GameEnded(winner=winner, reason=reason))
 
 
 def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
@@ -79,7 +78,7 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
         player = state.players[seat]
         take = tuple(player.deck[:wanted])
         if take:
-            ctx.emit(build.CardsDrawn(seat=seat, cards=take))
+            ctx.emit(ev.CardsDrawn(seat=seat, cards=take))
             wanted -= len(take)
             continue
         mode = state.options.deck_out
@@ -90,9 +89,9 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
             pool = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
             if pool:
                 order, number = ctx.shuffled(pool)
-                ctx.emit(build.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
+                ctx.emit(ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
                 continue
-        ctx.emit(build.CardsDrawn(seat=seat, cards=(), short=wanted))
+        ctx.emit(ev.CardsDrawn(seat=seat, cards=(), short=wanted))
         return
 
 

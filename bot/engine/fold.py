@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.catalog.cards import Arcastella, Follower
-from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.state import Aura, DefModifier, GameState, PlayerState, Unit
+from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -239,7 +238,7 @@ def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
 
 
 def _attack_pending(s: GameState, e: ev.AttackPending, w: Writer) -> None:
-    s.pending = build.PendingAttack(
+    s.pending = PendingAttack(
         attacker=e.attacker,
         user=e.user,
         skill=e.skill,
@@ -291,7 +290,7 @@ def _knocked_out(s: GameState, e: ev.KnockedOut, w: Writer) -> None:
 
 def _def_changed(s: GameState, e: ev.DefChanged, w: Writer) -> None:
     s.def_mods.append(
-        build.DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
+        DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
     )
 
 
@@ -311,7 +310,7 @@ def _def_expired(s: GameState, e: ev.DefChangesExpired, w: Writer) -> None:
 
 def _continuing_started(s: GameState, e: ev.ContinuingStarted, w: Writer) -> None:
     s.continuing.append(
-        build.Continuing(
+        Continuing(
             id=e.id,
             controller=e.controller,
             source=e.source,
@@ -339,7 +338,7 @@ def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
         w.unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
         unit = w.unit(s, e.subject)
-        s.def_mods.append(build.DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
+        s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
     elif e.field == "resonance":
         w.aura(s, e.subject).resonance = e.new
     else:
@@ -374,12 +373,12 @@ def _summoned(s: GameState, e: ev.Summoned, w: Writer) -> None:
     card = s.cards[e.card]
     if isinstance(card, Follower):
         w.zone(s, e.seat, "units").append(
-            build.Unit(
+            Unit(
                 uid=e.uid, card=e.card, owner=e.seat, kind="follower", hp=card.hp, max_hp=card.hp, defense=card.defense
             )
         )
     else:
-        w.zone(s, e.seat, "auras").append(build.Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
+        w.zone(s, e.seat, "auras").append(Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
     s.next_id += 1
     s.passes = 0
 
