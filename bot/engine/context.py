@@ -1,9 +1,8 @@
 """The working context of one `apply`: a private copy of the state, the rng, and the events so far.
 
 `emit` folds each event into the copy as it happens, so the rules read an up-to-date table while they
-decide, and the returned events rebuild exactly this copy on replay. Because fold copies players and
-units on their first write, code here must look a unit or player up again after an `emit` instead of
-reading a reference it held from before.
+decide, and the returned events rebuild exactly this copy on replay. Fold changes the copy in place: a
+unit or player looked up before an `emit` is the same object, up to date, after it.
 """
 
 from __future__ import annotations
@@ -12,21 +11,20 @@ from typing import Any
 
 from bot.dice import Randomness, roll, shuffle
 from bot.engine import events as ev
-from bot.engine.fold import FOLD, Writer
+from bot.engine.fold import fold
 from bot.engine.state import GameState
 
 
 class Ctx:
-    __slots__ = ("events", "rng", "state", "writer")
+    __slots__ = ("events", "rng", "state")
 
     def __init__(self, state: GameState, rng: Randomness) -> None:
-        self.state = state.cow_copy()
+        self.state = state.clone()
         self.rng = rng
         self.events: list[Any] = []
-        self.writer = Writer(copy_on_write=True)
 
     def emit(self, event: Any) -> None:
-        FOLD[type(event)](self.state, event, self.writer)  # fold() without its extra call: once per event
+        fold(self.state, event)
         self.events.append(event)
 
     def roll(self, expression: str, purpose: str, seat: int | None = None) -> ev.DiceRolled:
