@@ -9,7 +9,6 @@ from bot.engine import events as ev
 from bot.engine.context import Ctx, end_game, gain_ether, opponent
 from bot.engine.effects import Source, knock_out, raise_resonance, resolve
 from bot.engine.errors import RuleViolation
-from bot.engine.lookup import skill_of, support_skill_ids
 from bot.engine.naming import card_name, printed_name, unit_name
 from bot.engine.phases import after_charge_step, after_main_action, after_main_pass, after_window_pass
 from bot.engine.state import GameState, Unit
@@ -219,7 +218,7 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
         raise RuleViolation("engine.not_main_phase")
     require_active(state, seat)
     unit, card = own_arcastella(state, seat, a.unit)
-    skill = skill_of(card, a.skill)
+    skill = card.skill(a.skill)
     if skill is None:
         raise RuleViolation("engine.unknown_skill", unit=unit_name(state, a.unit), skill=a.skill)
     if skill.timing in ("turn_start", "turn_end", "knockout"):
@@ -288,10 +287,8 @@ def _support_used(card: Arcastella, unit: Unit, skill: Skill) -> bool:
     """Support skills: once per Arcastella per turn; an activated leader skill: once per turn."""
     if skill.kind == "leader":
         return skill.id in unit.support_used
-    if not unit.support_used:  # the usual case: skip the look-up
-        return False
-    support = support_skill_ids(card)
-    return any(used in support for used in unit.support_used)
+    kinds = {s.id: s.kind for s in card.skills}
+    return any(kinds.get(used) == "support" for used in unit.support_used)
 
 
 def blockers(state: GameState, target: str) -> list[Unit]:
@@ -361,7 +358,7 @@ def _resolve_attack(ctx: Ctx, blocker: str | None) -> None:
     assert unit is not None
     card = state.cards[unit.card]
     assert isinstance(card, Arcastella)
-    skill = skill_of(card, pending.skill)
+    skill = card.skill(pending.skill)
     assert skill is not None
     src = Source(
         pending.attacker,
