@@ -47,7 +47,7 @@ def main() -> None:
         rng = FairRandomness(game.to_bytes(8, "big"), f"bench-{game}")
         seats = [("alice", "Alice", r.choice(decks)), ("bob", "Bob", r.choice(decks))]
         start = clock()
-        state, _ = new_game(start_action(catalog, seats), rng)
+        state, _ = new_game(start_action(catalog, list(seats)), rng)
         while not state.over and state.turn <= args.turns:
             assert state.active is not None
             t0 = clock()
