@@ -49,10 +49,7 @@ def deal_damage(ctx: Ctx, unit: Unit, amount: int, source: SourceKind, card: str
         is_broken = face in code.breaks_on
         ctx.emit(ev.SephirotChecked(unit=unit.uid, card=code.id, face=face, broken=is_broken))
         if is_broken:
-            broken = code
-        found = state.find_unit(unit.uid)  # the event replaced the unit object (copy on write)
-        assert found is not None
-        unit = found
+            broken = code  # the event took the code off `unit` itself: its DEF bonus is gone below
     cut = reduction(ctx, unit, amount, source, blocker=blocker)
     final = max(0, amount - cut)
     hp_after = max(0, unit.hp - final)

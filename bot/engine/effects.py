@@ -196,10 +196,10 @@ def fire_skills(ctx: Ctx, unit: Unit, timing: str, *, only_leader: bool = False)
     card = state.cards[unit.card]
     if not isinstance(card, Arcastella):
         return
+    player = state.players[unit.owner]
     for skill in card.skills:
         if state.over:
             return
-        player = state.players[unit.owner]  # again each time: an effect may have changed it
         if skill.timing != timing or (skill.kind == "leader" and player.leader != unit.uid):
             continue
         if only_leader and skill.kind != "leader":
