@@ -26,7 +26,7 @@ from bot.dice import FairRandomness
 from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
 from bot.errors import RefereeError
 from bot.i18n import normalize_locale, t
-from bot.state_text import StateText, state_text
+from bot.state_text import state_text
 from bot.store import (
     CorruptRow,
     EventRecord,
@@ -345,7 +345,7 @@ class TableService:
         text = state_text(state)
         game = self.store.start(
             channel_id,
-            text.text,
+            text,
             events,
             guild_id=guild_id,
             actor=user_id,
@@ -358,7 +358,7 @@ class TableService:
         )
         if state.over:  # decided at set-up (a deck too small to draw from): filed as finished at once
             return Outcome(channel_id, game.id, game.version, state, list(events), True, rng.commitment, rng.seed.hex())
-        self._cache.put(channel_id, _Held(game, state, text))
+        self._cache.put(channel_id, _Held(game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
     def act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
@@ -369,20 +369,18 @@ class TableService:
             # refuses it if another process moved the game on. Only when something is refused is the held
             # game compared with the file, and on a stale one the action is tried again on the stored game.
             try:
-                return self._act_on(held.game, held.state, user_id, action, held.text)
+                return self._act_on(held.game, held.state, user_id, action)
             except RefereeError as exc:
                 if not _maybe_stale(exc) or self._is_current(held.game):
                     raise
         return self._act_on(*self._load(channel_id), user_id, action)
 
-    def _act_on(
-        self, game: GameRecord, state: GameState, user_id: int, action: Action, before: StateText | None = None
-    ) -> Outcome:
+    def _act_on(self, game: GameRecord, state: GameState, user_id: int, action: Action) -> Outcome:
         self._check_seat(state, user_id, action)
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
         rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
         new_state, events = apply(state, action, rng)
-        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number, before=before)
+        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
 
     def _is_current(self, game: GameRecord) -> bool:
         """Whether `game` is the very version in the file; if not, it is no longer held in memory."""
@@ -444,7 +442,7 @@ class TableService:
             return cached.game, cached.state
         game = self.store.load(channel_id)
         state = self._state_of(game)
-        self._cache.put(channel_id, _Held(game, state, None))
+        self._cache.put(channel_id, _Held(game, state))
         return game, state
 
     def _state_of(self, game: GameRecord) -> GameState:
@@ -487,14 +485,12 @@ class TableService:
         *,
         next_roll: int | None = None,
         finish: bool = False,
-        before: StateText | None = None,
     ) -> Outcome:
-        """`before`: the stored text of the state the action started from, when the service has it."""
-        text = state_text(state, before)
+        text = state_text(state)
         if finish or state.over:
             stored = self.store.finish(
                 game.channel_id,
-                text.text,
+                text,
                 events,
                 game.version,
                 result=_result(state),
@@ -511,7 +507,7 @@ class TableService:
             )
         stored = self.store.commit(
             game.channel_id,
-            text.text,
+            text,
             events,
             game.version,
             game_id=game.id,
@@ -520,7 +516,7 @@ class TableService:
             next_roll=next_roll,
             rolls=_rolls(events, user_id, game.commitment),
         )
-        self._cache.put(game.channel_id, _Held(stored, state, text))
+        self._cache.put(game.channel_id, _Held(stored, state))
         return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
 
     # -- fair dice, for a judge: a game's draws in the roll-log format of bot/dice/verify.py -------
@@ -588,12 +584,10 @@ def _result(state: GameState) -> dict[str, Any]:
 
 
 class _Held(NamedTuple):
-    """A channel's running game as last written or read, with the stored text of its state when this
-    service wrote it (the next write reuses what did not change)."""
+    """A channel's running game as last written or read."""
 
     game: GameRecord
     state: GameState
-    text: StateText | None
 
 
 class _Lru(Generic[T]):

@@ -1,9 +1,8 @@
 """The working context of one `apply`: a private copy of the state, the rng, and the events so far.
 
 `emit` folds each event into the copy as it happens, so the rules read an up-to-date table while they
-decide, and the returned events rebuild exactly this copy on replay. Because fold copies players and
-units on their first write, code here must look a unit or player up again after an `emit` instead of
-reading a reference it held from before.
+decide, and the returned events rebuild exactly this copy on replay. Fold changes the copy in place: a
+unit or player looked up before an `emit` is the same object, up to date, after it.
 """
 
 from __future__ import annotations
@@ -11,30 +10,28 @@ from __future__ import annotations
 from typing import Any
 
 from bot.dice import Randomness, roll, shuffle
-from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.fold import FOLD, Writer
+from bot.engine.fold import fold
 from bot.engine.state import GameState
 
 
 class Ctx:
-    __slots__ = ("events", "rng", "state", "writer")
+    __slots__ = ("events", "rng", "state")
 
     def __init__(self, state: GameState, rng: Randomness) -> None:
-        self.state = state.cow_copy()
+        self.state = state.clone()
         self.rng = rng
         self.events: list[Any] = []
-        self.writer = Writer(copy_on_write=True)
 
     def emit(self, event: Any) -> None:
-        FOLD[type(event)](self.state, event, self.writer)  # fold() without its extra call: once per event
+        fold(self.state, event)
         self.events.append(event)
 
     def roll(self, expression: str, purpose: str, seat: int | None = None) -> ev.DiceRolled:
         """Roll publicly through bot.dice and record faces, total and draw number."""
         result = roll(expression, self.rng)
         faces = tuple(f for term in result.dice for f in term)
-        event = build.DiceRolled(
+        event = ev.DiceRolled(
             purpose=purpose,
             expression=result.normalized,
             faces=faces,
@@ -63,12 +60,12 @@ def gain_ether(ctx: Ctx, seat: int, amount: int, reason: str) -> None:
     if cap is not None:
         amount = min(amount, max(0, cap - player.ether))
     if amount > 0:
-        ctx.emit(build.EtherGained(seat=seat, amount=amount, reason=reason))
+        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason))
 
 
 def end_game(ctx: Ctx, winner: int, reason: str) -> None:
     if not ctx.state.over:
-        ctx.emit(build.GameEnded(winner=winner, reason=reason))
+        ctx.emit(ev.GameEnded(winner=winner, reason=reason))
 
 
 def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
@@ -79,7 +76,7 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
         player = state.players[seat]
         take = tuple(player.deck[:wanted])
         if take:
-            ctx.emit(build.CardsDrawn(seat=seat, cards=take))
+            ctx.emit(ev.CardsDrawn(seat=seat, cards=take))
             wanted -= len(take)
             continue
         mode = state.options.deck_out
@@ -90,9 +87,9 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
             pool = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
             if pool:
                 order, number = ctx.shuffled(pool)
-                ctx.emit(build.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
+                ctx.emit(ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
                 continue
-        ctx.emit(build.CardsDrawn(seat=seat, cards=(), short=wanted))
+        ctx.emit(ev.CardsDrawn(seat=seat, cards=(), short=wanted))
         return
 
 

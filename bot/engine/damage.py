@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.catalog.cards import SephirotCode
-from bot.engine import build
+from bot.engine import events as ev
 from bot.engine.context import Ctx
 from bot.engine.state import SourceKind, Unit
 
@@ -47,17 +47,14 @@ def deal_damage(ctx: Ctx, unit: Unit, amount: int, source: SourceKind, card: str
         assert isinstance(code, SephirotCode)
         face = ctx.roll("1d6", "sephirot", seat=unit.owner).total
         is_broken = face in code.breaks_on
-        ctx.emit(build.SephirotChecked(unit=unit.uid, card=code.id, face=face, broken=is_broken))
+        ctx.emit(ev.SephirotChecked(unit=unit.uid, card=code.id, face=face, broken=is_broken))
         if is_broken:
-            broken = code
-        found = state.find_unit(unit.uid)  # the event replaced the unit object (copy on write)
-        assert found is not None
-        unit = found
+            broken = code  # the event took the code off `unit` itself: its DEF bonus is gone below
     cut = reduction(ctx, unit, amount, source, blocker=blocker)
     final = max(0, amount - cut)
     hp_after = max(0, unit.hp - final)
     ctx.emit(
-        build.DamageDealt(
+        ev.DamageDealt(
             source=source, card=card, target=unit.uid, amount=amount, reduction=cut, final=final, hp_after=hp_after
         )
     )

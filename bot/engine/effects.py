@@ -22,7 +22,7 @@ from bot.catalog.effects import (
     TapEffect,
     UntapEffect,
 )
-from bot.engine import build
+from bot.engine import events as ev
 from bot.engine.context import Ctx, draw_cards, end_game, gain_ether, opponent
 from bot.engine.damage import deal_damage
 from bot.engine.state import SourceKind, Unit
@@ -79,7 +79,7 @@ def _needs_missing_choice(effect: Effect, src: Source) -> bool:
 def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
     if _needs_missing_choice(effect, src):
         # A trigger cannot ask for a choice: the players apply it by hand (house rule 19).
-        ctx.emit(build.ManualEffect(seat=src.controller, card=src.card, text=src.text or src.card))
+        ctx.emit(ev.ManualEffect(seat=src.controller, card=src.card, text=src.text or src.card))
         return
     if isinstance(effect, DamageEffect):
         _damage(ctx, index, effect, src)
@@ -87,7 +87,7 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
         for unit in _units(ctx, src, effect.target):
             hp_after = min(unit.max_hp, unit.hp + effect.amount)
             if hp_after > unit.hp:  # a unit at full HP gets no "healed by 0" line
-                ctx.emit(build.Healed(target=unit.uid, amount=hp_after - unit.hp, hp_after=hp_after))
+                ctx.emit(ev.Healed(target=unit.uid, amount=hp_after - unit.hp, hp_after=hp_after))
     elif isinstance(effect, DrawEffect):
         draw_cards(ctx, _player(src, effect.player), effect.count)
     elif isinstance(effect, GainEtherEffect):
@@ -95,15 +95,15 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
     elif isinstance(effect, TapEffect):
         units = tuple(u.uid for u in _units(ctx, src, effect.target) if not u.tapped)
         if units:
-            ctx.emit(build.Tapped(units=units))
+            ctx.emit(ev.Tapped(units=units))
     elif isinstance(effect, UntapEffect):
         units = tuple(u.uid for u in _units(ctx, src, effect.target) if u.tapped)
         if units:
-            ctx.emit(build.Untapped(units=units))
+            ctx.emit(ev.Untapped(units=units))
     elif isinstance(effect, ModifyDefEffect):
         for unit in _units(ctx, src, effect.target):
             ctx.emit(
-                build.DefChanged(
+                ev.DefChanged(
                     unit=unit.uid,
                     amount=effect.amount,
                     controller=src.controller,
@@ -113,7 +113,7 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
             )
     elif isinstance(effect, ContinuingEffect):
         ctx.emit(
-            build.ContinuingStarted(
+            ev.ContinuingStarted(
                 id=ctx.state.next_id,
                 controller=src.controller,
                 source=src.card,
@@ -125,7 +125,7 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
             )
         )
     elif isinstance(effect, ManualEffect):
-        ctx.emit(build.ManualEffect(seat=src.controller, card=src.card, text=effect.text, text_en=effect.text_en))
+        ctx.emit(ev.ManualEffect(seat=src.controller, card=src.card, text=effect.text, text_en=effect.text_en))
 
 
 def _damage(ctx: Ctx, index: int, effect: DamageEffect, src: Source) -> None:
@@ -166,7 +166,7 @@ def knock_out(ctx: Ctx, unit: Unit) -> None:
     state = ctx.state
     card = state.cards[unit.card]
     follower = isinstance(card, Follower)
-    ctx.emit(build.KnockedOut(unit=unit.uid, afterglow=follower))
+    ctx.emit(ev.KnockedOut(unit=unit.uid, afterglow=follower))
     if not follower and state.players[unit.owner].leader == unit.uid:
         end_game(ctx, opponent(unit.owner), "leader_knocked_out")
         return
@@ -196,19 +196,19 @@ def fire_skills(ctx: Ctx, unit: Unit, timing: str, *, only_leader: bool = False)
     card = state.cards[unit.card]
     if not isinstance(card, Arcastella):
         return
+    player = state.players[unit.owner]
     for skill in card.skills:
         if state.over:
             return
-        player = state.players[unit.owner]  # again each time: an effect may have changed it
         if skill.timing != timing or (skill.kind == "leader" and player.leader != unit.uid):
             continue
         if only_leader and skill.kind != "leader":
             continue
         if skill.cost > player.ether:
-            ctx.emit(build.SkillSkipped(seat=unit.owner, unit=unit.uid, skill=skill.id, cost=skill.cost))
+            ctx.emit(ev.SkillSkipped(seat=unit.owner, unit=unit.uid, skill=skill.id, cost=skill.cost))
             continue
         ctx.emit(
-            build.SkillUsed(
+            ev.SkillUsed(
                 seat=unit.owner,
                 unit=unit.uid,
                 skill=skill.id,
@@ -245,6 +245,6 @@ def raise_resonance(ctx: Ctx, seat: int, what: str) -> None:
         if not isinstance(card, AuraCompolta) or card.resonates_on != what or aura.resonance >= card.resonance_max:
             continue
         value = aura.resonance + 1
-        ctx.emit(build.ResonanceRaised(aura=aura.uid, value=value))
+        ctx.emit(ev.ResonanceRaised(aura=aura.uid, value=value))
         if value == card.resonance_max:
             resolve(ctx, card.effects, Source(seat, "aura", card.id, self_unit=player.leader, text=card.text))

@@ -1,6 +1,6 @@
 """`apply(state, action, rng) -> (new state, events)`: the one entry point that changes a game.
 
-The given state is never changed: the handler works on a copy-on-write clone (bot/engine/context.py),
+The given state is never changed: the handler works on a clone of it (bot/engine/context.py),
 and a RuleViolation (raised before any event or roll) leaves both the state and the rng as they were.
 """
 

@@ -1,9 +1,8 @@
-"""The only place a state changes: fold one event into it. `apply` and `replay` both use this.
+"""The only place a state changes: fold one event into it, in place. `apply` and `replay` both use this.
 
 Every function here trusts its event (the engine decided it); nothing is rolled or chosen here.
-Writes go through a `Writer`: during `apply` it copies a player, unit or aura the first time it is
-written (copy on write), so the state `apply` was given is never changed; during `replay` it writes
-in place.
+`apply` folds into its own clone of the state (bot/engine/context.py), so the state it was given is
+never changed.
 """
 
 from __future__ import annotations
@@ -12,9 +11,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.catalog.cards import Arcastella, Follower
-from bot.engine import build
 from bot.engine import events as ev
-from bot.engine.state import Aura, DefModifier, GameState, PlayerState, Unit
+from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -27,79 +25,25 @@ def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
     return uid
 
 
-class Writer:
-    """Hands out writable players, lists, units and auras. `copy_on_write=False` writes in place (replay).
-
-    During `apply` a player is copied on its first write without its lists, and each list (a zone) on
-    its own first change in place: most events touch a number or one or two zones of one player.
-    """
-
-    __slots__ = ("fresh",)
-
-    def __init__(self, copy_on_write: bool) -> None:
-        # ids of objects created during this apply; any other object may be shared with the input state
-        self.fresh: set[int] | None = set() if copy_on_write else None
-
-    def player(self, s: GameState, seat: int) -> PlayerState:
-        """The player, for assigning its fields (numbers, flags, a whole new list). Its lists may still
-        be the input state's: change one in place only through `zone`."""
-        p = s.players[seat]
-        fresh = self.fresh
-        if fresh is None or id(p) in fresh:
-            return p
-        p = p._shallow()
-        s.players[seat] = p
-        fresh.add(id(p))
-        return p
-
-    def zone(self, s: GameState, seat: int, name: str) -> list[Any]:
-        """The player's list field `name` (hand, deck, units, ...), safe to change in place."""
-        fields = self.player(s, seat).__dict__
-        items: list[Any] = fields[name]
-        fresh = self.fresh
-        if fresh is None or id(items) in fresh:
-            return items
-        items = items[:]
-        fields[name] = items
-        fresh.add(id(items))
-        return items
-
-    def unit(self, s: GameState, uid: str) -> Unit:
-        for seat, p in enumerate(s.players):
-            for i, m in enumerate(p.units):
-                if m.uid == uid:
-                    fresh = self.fresh
-                    if fresh is None or id(m) in fresh:
-                        return m
-                    m = m.clone()
-                    self.zone(s, seat, "units")[i] = m
-                    fresh.add(id(m))
-                    return m
-        raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
-
-    def aura(self, s: GameState, uid: str) -> Aura:
-        # The same walk as `unit`, written out twice: a zone-picking callback costs a call per member.
-        for seat, p in enumerate(s.players):
-            for i, m in enumerate(p.auras):
-                if m.uid == uid:
-                    fresh = self.fresh
-                    if fresh is None or id(m) in fresh:
-                        return m
-                    m = m.clone()
-                    self.zone(s, seat, "auras")[i] = m
-                    fresh.add(id(m))
-                    return m
-        raise ValueError(f"event names unknown unit or aura {uid}")  # a corrupt log, never the engine
+def _unit(s: GameState, uid: str) -> Unit:
+    unit = s.find_unit(uid)
+    if unit is None:
+        raise ValueError(f"event names unknown unit {uid}")  # a corrupt log, never the engine
+    return unit
 
 
-IN_PLACE = Writer(copy_on_write=False)
+def _aura(s: GameState, uid: str) -> Aura:
+    aura = s.find_aura(uid)
+    if aura is None:
+        raise ValueError(f"event names unknown aura {uid}")  # a corrupt log, never the engine
+    return aura
 
 
 def _remove_one(cards: list[str], card: str) -> None:
     cards.remove(card)
 
 
-def _game_started(s: GameState, e: ev.GameStarted, w: Writer) -> None:
+def _game_started(s: GameState, e: ev.GameStarted) -> None:
     s.started = True
     s.options = e.options
     s.cards = dict(e.cards)
@@ -130,37 +74,38 @@ def _game_started(s: GameState, e: ev.GameStarted, w: Writer) -> None:
     s.phase = "setup"
 
 
-def _first_player(s: GameState, e: ev.FirstPlayerChosen, w: Writer) -> None:
+def _first_player(s: GameState, e: ev.FirstPlayerChosen) -> None:
     s.turn_player = e.seat
 
 
-def _shuffled(s: GameState, e: ev.DeckShuffled, w: Writer) -> None:
-    w.player(s, e.seat).deck = list(e.order)
+def _shuffled(s: GameState, e: ev.DeckShuffled) -> None:
+    s.players[e.seat].deck = list(e.order)
 
 
-def _rebuilt(s: GameState, e: ev.DeckRebuilt, w: Writer) -> None:
-    p = w.player(s, e.seat)
+def _rebuilt(s: GameState, e: ev.DeckRebuilt) -> None:
+    p = s.players[e.seat]
     p.cemetery = list(p.afterglow)
     p.ether_area = []
     p.deck = list(e.order)
     p.astral_rights += e.astral_rights
 
 
-def _drawn(s: GameState, e: ev.CardsDrawn, w: Writer) -> None:
+def _drawn(s: GameState, e: ev.CardsDrawn) -> None:
     n = len(e.cards)
-    del w.zone(s, e.seat, "deck")[:n]
-    w.zone(s, e.seat, "hand").extend(e.cards)
+    p = s.players[e.seat]
+    del p.deck[:n]
+    p.hand.extend(e.cards)
 
 
-def _ether_gained(s: GameState, e: ev.EtherGained, w: Writer) -> None:
-    w.player(s, e.seat).ether += e.amount
+def _ether_gained(s: GameState, e: ev.EtherGained) -> None:
+    s.players[e.seat].ether += e.amount
 
 
-def _ether_emptied(s: GameState, e: ev.EtherEmptied, w: Writer) -> None:
-    w.player(s, e.seat).ether -= e.amount
+def _ether_emptied(s: GameState, e: ev.EtherEmptied) -> None:
+    s.players[e.seat].ether -= e.amount
 
 
-def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
+def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
     s.turn = e.turn
     s.turn_player = e.seat
     s.phase = "start"
@@ -169,65 +114,65 @@ def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
     s.knockouts_this_turn = 0
     for seat, p in enumerate(s.players):
         if p.ether_effects_used:
-            w.player(s, seat).ether_effects_used = []
+            s.players[seat].ether_effects_used = []
         for u in p.units:
             if u.support_used:
-                w.unit(s, u.uid).support_used = []
+                u.support_used = []
 
 
-def _phase_started(s: GameState, e: ev.PhaseStarted, w: Writer) -> None:
+def _phase_started(s: GameState, e: ev.PhaseStarted) -> None:
     s.phase = e.phase
     s.active = None
     s.passes = 0
     for seat, p in enumerate(s.players):
         if p.charge_done:
-            w.player(s, seat).charge_done = False
+            s.players[seat].charge_done = False
 
 
-def _priority(s: GameState, e: ev.PriorityGiven, w: Writer) -> None:
+def _priority(s: GameState, e: ev.PriorityGiven) -> None:
     s.active = e.seat
 
 
-def _passed(s: GameState, e: ev.Passed, w: Writer) -> None:
+def _passed(s: GameState, e: ev.Passed) -> None:
     s.passes += 1
     if e.phase == "charge":
-        w.player(s, e.seat).charge_done = True
+        s.players[e.seat].charge_done = True
 
 
-def _untapped(s: GameState, e: ev.Untapped, w: Writer) -> None:
+def _untapped(s: GameState, e: ev.Untapped) -> None:
     for uid in e.units:
-        w.unit(s, uid).tapped = False
+        _unit(s, uid).tapped = False
 
 
-def _tapped(s: GameState, e: ev.Tapped, w: Writer) -> None:
+def _tapped(s: GameState, e: ev.Tapped) -> None:
     for uid in e.units:
-        w.unit(s, uid).tapped = True
+        _unit(s, uid).tapped = True
 
 
-def _converted(s: GameState, e: ev.CardConverted, w: Writer) -> None:
-    _remove_one(w.zone(s, e.seat, "hand"), e.card)
-    w.zone(s, e.seat, "ether_area").append(e.card)
+def _converted(s: GameState, e: ev.CardConverted) -> None:
+    _remove_one(s.players[e.seat].hand, e.card)
+    s.players[e.seat].ether_area.append(e.card)
     s.passes = 0
 
 
-def _ether_effect(s: GameState, e: ev.EtherEffectFired, w: Writer) -> None:
-    w.zone(s, e.seat, "ether_effects_used").append(e.card)
+def _ether_effect(s: GameState, e: ev.EtherEffectFired) -> None:
+    s.players[e.seat].ether_effects_used.append(e.card)
 
 
-def _spell_cast(s: GameState, e: ev.SpellCast, w: Writer) -> None:
-    _remove_one(w.zone(s, e.seat, "hand"), e.card)
-    w.player(s, e.seat).ether -= e.cost
+def _spell_cast(s: GameState, e: ev.SpellCast) -> None:
+    _remove_one(s.players[e.seat].hand, e.card)
+    s.players[e.seat].ether -= e.cost
     s.passes = 0
 
 
-def _spell_resolved(s: GameState, e: ev.SpellResolved, w: Writer) -> None:
-    w.zone(s, e.seat, "cemetery").append(e.card)
+def _spell_resolved(s: GameState, e: ev.SpellResolved) -> None:
+    s.players[e.seat].cemetery.append(e.card)
 
 
-def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
-    p = w.player(s, e.seat)
+def _skill_used(s: GameState, e: ev.SkillUsed) -> None:
+    p = s.players[e.seat]
     p.ether -= e.cost
-    unit = w.unit(s, e.unit)
+    unit = _unit(s, e.unit)
     if e.taps:
         unit.tapped = True
     if e.kind in ("support", "leader") and not e.triggered:
@@ -238,8 +183,8 @@ def _skill_used(s: GameState, e: ev.SkillUsed, w: Writer) -> None:
         s.passes = 0
 
 
-def _attack_pending(s: GameState, e: ev.AttackPending, w: Writer) -> None:
-    s.pending = build.PendingAttack(
+def _attack_pending(s: GameState, e: ev.AttackPending) -> None:
+    s.pending = PendingAttack(
         attacker=e.attacker,
         user=e.user,
         skill=e.skill,
@@ -253,49 +198,50 @@ def _attack_pending(s: GameState, e: ev.AttackPending, w: Writer) -> None:
     s.active = e.defender
 
 
-def _block(s: GameState, e: ev.BlockDeclared, w: Writer) -> None:
-    w.unit(s, e.blocker).tapped = True
+def _block(s: GameState, e: ev.BlockDeclared) -> None:
+    _unit(s, e.blocker).tapped = True
 
 
-def _attack_resolved(s: GameState, e: ev.AttackResolved, w: Writer) -> None:
+def _attack_resolved(s: GameState, e: ev.AttackResolved) -> None:
     s.pending = None
     s.phase = "main"
 
 
-def _damage(s: GameState, e: ev.DamageDealt, w: Writer) -> None:
-    w.unit(s, e.target).hp = e.hp_after
+def _damage(s: GameState, e: ev.DamageDealt) -> None:
+    _unit(s, e.target).hp = e.hp_after
 
 
-def _sephirot(s: GameState, e: ev.SephirotChecked, w: Writer) -> None:
+def _sephirot(s: GameState, e: ev.SephirotChecked) -> None:
     if e.broken:
-        unit = w.unit(s, e.unit)
+        unit = _unit(s, e.unit)
         unit.equipment = None
-        w.zone(s, unit.owner, "cemetery").append(e.card)
+        s.players[unit.owner].cemetery.append(e.card)
 
 
-def _healed(s: GameState, e: ev.Healed, w: Writer) -> None:
-    w.unit(s, e.target).hp = e.hp_after
+def _healed(s: GameState, e: ev.Healed) -> None:
+    _unit(s, e.target).hp = e.hp_after
 
 
-def _knocked_out(s: GameState, e: ev.KnockedOut, w: Writer) -> None:
+def _knocked_out(s: GameState, e: ev.KnockedOut) -> None:
     s.knockouts_this_turn += 1
-    unit = w.unit(s, e.unit)
+    unit = _unit(s, e.unit)
     if not e.afterglow:
         unit.knocked_out = True
         return
-    w.zone(s, unit.owner, "units").remove(unit)
-    w.zone(s, unit.owner, "cemetery").append(unit.card)
-    w.zone(s, unit.owner, "afterglow").append(unit.card)
+    owner = s.players[unit.owner]
+    owner.units.remove(unit)
+    owner.cemetery.append(unit.card)
+    owner.afterglow.append(unit.card)
     s.def_mods = [m for m in s.def_mods if m.unit != unit.uid]
 
 
-def _def_changed(s: GameState, e: ev.DefChanged, w: Writer) -> None:
+def _def_changed(s: GameState, e: ev.DefChanged) -> None:
     s.def_mods.append(
-        build.DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
+        DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
     )
 
 
-def _def_expired(s: GameState, e: ev.DefChangesExpired, w: Writer) -> None:
+def _def_expired(s: GameState, e: ev.DefChangesExpired) -> None:
     if e.until == "turn":
         s.def_mods = [m for m in s.def_mods if m.until != "turn"]
         return
@@ -304,14 +250,14 @@ def _def_expired(s: GameState, e: ev.DefChangesExpired, w: Writer) -> None:
         if m.until == "starts" and m.controller == e.controller:
             if m.remaining <= 1:
                 continue
-            m = m._shallow(remaining=m.remaining - 1)  # replaced, never changed: it may be shared
+            m.remaining -= 1
         kept.append(m)
     s.def_mods = kept
 
 
-def _continuing_started(s: GameState, e: ev.ContinuingStarted, w: Writer) -> None:
+def _continuing_started(s: GameState, e: ev.ContinuingStarted) -> None:
     s.continuing.append(
-        build.Continuing(
+        Continuing(
             id=e.id,
             controller=e.controller,
             source=e.source,
@@ -325,66 +271,68 @@ def _continuing_started(s: GameState, e: ev.ContinuingStarted, w: Writer) -> Non
     s.next_id = max(s.next_id, e.id + 1)
 
 
-def _continuing_ticked(s: GameState, e: ev.ContinuingTicked, w: Writer) -> None:
+def _continuing_ticked(s: GameState, e: ev.ContinuingTicked) -> None:
     if e.remaining <= 0:
         s.continuing = [c for c in s.continuing if c.id != e.id]
         return
-    s.continuing = [c._shallow(remaining=e.remaining) if c.id == e.id else c for c in s.continuing]
+    for c in s.continuing:
+        if c.id == e.id:
+            c.remaining = e.remaining
 
 
-def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
+def _adjusted(s: GameState, e: ev.Adjusted) -> None:
     if e.field == "hp":
-        w.unit(s, e.subject).hp = e.new
+        _unit(s, e.subject).hp = e.new
     elif e.field == "tapped":
-        w.unit(s, e.subject).tapped = bool(e.new)
+        _unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
-        unit = w.unit(s, e.subject)
-        s.def_mods.append(build.DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
+        unit = _unit(s, e.subject)
+        s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
     elif e.field == "resonance":
-        w.aura(s, e.subject).resonance = e.new
+        _aura(s, e.subject).resonance = e.new
     else:
         seat = s.seat_of(e.subject)
         if seat is None:
             raise ValueError(f"event names unknown player {e.subject}")
         if e.field == "ether":
-            w.player(s, seat).ether = e.new
+            s.players[seat].ether = e.new
         elif e.field == "discard":
-            hand, cemetery = w.zone(s, seat, "hand"), w.zone(s, seat, "cemetery")
+            hand, cemetery = s.players[seat].hand, s.players[seat].cemetery
             for card in e.cards:
                 hand.remove(card)
                 cemetery.append(card)
         elif e.field == "deck_top":
-            w.zone(s, seat, "deck")[: len(e.cards)] = e.cards
+            s.players[seat].deck[: len(e.cards)] = e.cards
         else:
-            w.player(s, seat).astral_rights = e.new
+            s.players[seat].astral_rights = e.new
 
 
-def _resonance(s: GameState, e: ev.ResonanceReset, w: Writer) -> None:
+def _resonance(s: GameState, e: ev.ResonanceReset) -> None:
     for uid, value in e.auras:
-        w.aura(s, uid).resonance = value
+        _aura(s, uid).resonance = value
 
 
-def _resonance_raised(s: GameState, e: ev.ResonanceRaised, w: Writer) -> None:
-    w.aura(s, e.aura).resonance = e.value
+def _resonance_raised(s: GameState, e: ev.ResonanceRaised) -> None:
+    _aura(s, e.aura).resonance = e.value
 
 
-def _summoned(s: GameState, e: ev.Summoned, w: Writer) -> None:
-    _remove_one(w.zone(s, e.seat, "hand"), e.card)
-    w.player(s, e.seat).ether -= e.cost
+def _summoned(s: GameState, e: ev.Summoned) -> None:
+    _remove_one(s.players[e.seat].hand, e.card)
+    s.players[e.seat].ether -= e.cost
     card = s.cards[e.card]
     if isinstance(card, Follower):
-        w.zone(s, e.seat, "units").append(
-            build.Unit(
+        s.players[e.seat].units.append(
+            Unit(
                 uid=e.uid, card=e.card, owner=e.seat, kind="follower", hp=card.hp, max_hp=card.hp, defense=card.defense
             )
         )
     else:
-        w.zone(s, e.seat, "auras").append(build.Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
+        s.players[e.seat].auras.append(Aura(uid=e.uid, card=e.card, owner=e.seat, resonance=0))
     s.next_id += 1
     s.passes = 0
 
 
-def _game_ended(s: GameState, e: ev.GameEnded, w: Writer) -> None:
+def _game_ended(s: GameState, e: ev.GameEnded) -> None:
     s.phase = "over"
     s.active = None
     s.pending = None
@@ -392,11 +340,11 @@ def _game_ended(s: GameState, e: ev.GameEnded, w: Writer) -> None:
     s.end_reason = e.reason
 
 
-def _nothing(s: GameState, e: Any, w: Writer) -> None:
+def _nothing(s: GameState, e: Any) -> None:
     """Events that only inform (dice, manual effects, ...): the state does not change."""
 
 
-FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
+FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
     ev.GameStarted: _game_started,
     ev.DiceRolled: _nothing,
     ev.FirstPlayerChosen: _first_player,
@@ -439,12 +387,12 @@ FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
 }
 
 
-def fold(state: GameState, event: Any, writer: Writer = IN_PLACE) -> None:
-    """Apply one event to `state` (in place, or copy on write with a Writer of `apply`)."""
-    FOLD[type(event)](state, event, writer)
+def fold(state: GameState, event: Any) -> None:
+    """Apply one event to `state`, in place."""
+    FOLD[type(event)](state, event)
 
 
 def fold_all(state: GameState, events: Iterable[Any]) -> GameState:
     for event in events:
-        FOLD[type(event)](state, event, IN_PLACE)
+        FOLD[type(event)](state, event)
     return state

@@ -5,11 +5,10 @@ from __future__ import annotations
 from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Skill, Spell
 from bot.catalog.effects import DamageEffect
 from bot.engine import actions as act
-from bot.engine import build
+from bot.engine import events as ev
 from bot.engine.context import Ctx, end_game, gain_ether, opponent
 from bot.engine.effects import Source, knock_out, raise_resonance, resolve
 from bot.engine.errors import RuleViolation
-from bot.engine.lookup import skill_of, support_skill_ids
 from bot.engine.naming import card_name, printed_name, unit_name
 from bot.engine.phases import after_charge_step, after_main_action, after_main_pass, after_window_pass
 from bot.engine.state import GameState, Unit
@@ -136,11 +135,11 @@ def charge(ctx: Ctx, a: act.Charge) -> None:
             ) from None
     elif a.target is not None or a.ally_target is not None:
         raise RuleViolation("engine.no_target_needed", target=unit_name(state, a.target or a.ally_target))
-    ctx.emit(build.CardConverted(seat=seat, card=a.card, ether=0))
+    ctx.emit(ev.CardConverted(seat=seat, card=a.card, ether=0))
     gain_ether(ctx, seat, card.cost, "conversion")
     raise_resonance(ctx, seat, "ether_conversion")
     if fire and not state.over:
-        ctx.emit(build.EtherEffectFired(seat=seat, card=a.card))
+        ctx.emit(ev.EtherEffectFired(seat=seat, card=a.card))
         leader = state.players[seat].leader
         resolve(
             ctx, card.ether_effect, Source(seat, "ether", a.card, self_unit=leader, target=target, ally_target=ally)
@@ -157,7 +156,7 @@ def pass_(ctx: Ctx, a: act.Pass) -> None:
     if state.phase not in ("charge", "main") and not in_window(state):
         raise RuleViolation("engine.nothing_to_pass")
     require_active(state, seat)
-    ctx.emit(build.Passed(seat=seat, phase=state.phase))
+    ctx.emit(ev.Passed(seat=seat, phase=state.phase))
     if state.phase == "charge":
         after_charge_step(ctx)
     elif state.phase == "main":
@@ -182,13 +181,11 @@ def cast(ctx: Ctx, a: act.Cast) -> None:
     caster = check_caster(state, seat, a.caster)
     check_ether(state, seat, card.cost)
     target, ally = check_targets(state, seat, card.effects, a.target, a.ally_target)
-    ctx.emit(
-        build.SpellCast(seat=seat, card=a.card, caster=caster.uid, cost=card.cost, target=target, ally_target=ally)
-    )
+    ctx.emit(ev.SpellCast(seat=seat, card=a.card, caster=caster.uid, cost=card.cost, target=target, ally_target=ally))
     raise_resonance(ctx, seat, "spell_cast")
     resolve(ctx, card.effects, Source(seat, "spell", a.card, self_unit=caster.uid, target=target, ally_target=ally))
     if not state.over:
-        ctx.emit(build.SpellResolved(seat=seat, card=a.card))
+        ctx.emit(ev.SpellResolved(seat=seat, card=a.card))
         _after_action(ctx, seat)
 
 
@@ -206,7 +203,7 @@ def summon(ctx: Ctx, a: act.Summon) -> None:
     check_ether(state, seat, card.cost)
     prefix = "f" if isinstance(card, Follower) else "a"
     uid = f"p{seat + 1}.{prefix}{state.next_id}"
-    ctx.emit(build.Summoned(seat=seat, card=a.card, uid=uid, caster=a.caster, cost=card.cost))
+    ctx.emit(ev.Summoned(seat=seat, card=a.card, uid=uid, caster=a.caster, cost=card.cost))
     if isinstance(card, Follower) and card.effects:
         resolve(ctx, card.effects, Source(seat, "follower", card.id, self_unit=uid, text=card.text))
     _after_action(ctx, seat)
@@ -221,7 +218,7 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
         raise RuleViolation("engine.not_main_phase")
     require_active(state, seat)
     unit, card = own_arcastella(state, seat, a.unit)
-    skill = skill_of(card, a.skill)
+    skill = card.skill(a.skill)
     if skill is None:
         raise RuleViolation("engine.unknown_skill", unit=unit_name(state, a.unit), skill=a.skill)
     if skill.timing in ("turn_start", "turn_end", "knockout"):
@@ -247,7 +244,7 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
     target, ally = check_targets(state, seat, skill.effects, a.target, a.ally_target)
     attack = skill.kind in ("attack", "astral")
     ctx.emit(
-        build.SkillUsed(
+        ev.SkillUsed(
             seat=seat,
             unit=unit.uid,
             skill=skill.id,
@@ -270,7 +267,7 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
                 if isinstance(effect, DamageEffect) and effect.dice is not None and effect.target == "chosen_enemy":
                     rolls[index] = ctx.roll(effect.dice, "damage", seat=seat).total
         ctx.emit(
-            build.AttackPending(
+            ev.AttackPending(
                 attacker=seat,
                 user=unit.uid,
                 skill=skill.id,
@@ -290,10 +287,8 @@ def _support_used(card: Arcastella, unit: Unit, skill: Skill) -> bool:
     """Support skills: once per Arcastella per turn; an activated leader skill: once per turn."""
     if skill.kind == "leader":
         return skill.id in unit.support_used
-    if not unit.support_used:  # the usual case: skip the look-up
-        return False
-    support = support_skill_ids(card)
-    return any(used in support for used in unit.support_used)
+    kinds = {s.id: s.kind for s in card.skills}
+    return any(kinds.get(used) == "support" for used in unit.support_used)
 
 
 def blockers(state: GameState, target: str) -> list[Unit]:
@@ -341,7 +336,7 @@ def block(ctx: Ctx, a: act.Block) -> None:
         raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.blocker))
     if a.blocker not in allowed:
         raise RuleViolation("engine.not_arcastella", unit=unit_name(state, a.blocker))
-    ctx.emit(build.BlockDeclared(seat=seat, blocker=a.blocker, target=pending.target))
+    ctx.emit(ev.BlockDeclared(seat=seat, blocker=a.blocker, target=pending.target))
     _resolve_attack(ctx, a.blocker)
 
 
@@ -351,7 +346,7 @@ def no_block(ctx: Ctx, a: act.NoBlock) -> None:
     if state.phase != "block" or state.pending is None:
         raise RuleViolation("engine.no_attack_to_block")
     require_active(state, seat)
-    ctx.emit(build.BlockDeclined(seat=seat))
+    ctx.emit(ev.BlockDeclined(seat=seat))
     _resolve_attack(ctx, None)
 
 
@@ -363,7 +358,7 @@ def _resolve_attack(ctx: Ctx, blocker: str | None) -> None:
     assert unit is not None
     card = state.cards[unit.card]
     assert isinstance(card, Arcastella)
-    skill = skill_of(card, pending.skill)
+    skill = card.skill(pending.skill)
     assert skill is not None
     src = Source(
         pending.attacker,
@@ -376,7 +371,7 @@ def _resolve_attack(ctx: Ctx, blocker: str | None) -> None:
         rolls=dict(pending.rolls),
     )
     attacker = pending.attacker
-    ctx.emit(build.AttackResolved())
+    ctx.emit(ev.AttackResolved())
     resolve(ctx, skill.effects, src)
     if not state.over:
         after_main_action(ctx, attacker)
@@ -433,7 +428,7 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
         else:
             _in_range(a.value, 0, 9)
             old = player.astral_rights
-    ctx.emit(build.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note))
+    ctx.emit(ev.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note))
     if a.field == "hp" and a.value == 0:
         unit = state.find_unit(a.subject)
         assert unit is not None
@@ -461,7 +456,7 @@ def _adjust_cards(ctx: Ctx, seat: int, a: act.Adjust) -> None:
         if len(a.cards) != a.value or sorted(a.cards) != sorted(top):
             raise RuleViolation("engine.deck_top_same_cards", count=a.value)
         old, new, cards = a.value, a.value, a.cards
-    ctx.emit(build.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=new, note=a.note, cards=cards))
+    ctx.emit(ev.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=new, note=a.note, cards=cards))
 
 
 def _in_range(value: int, low: int, high: int) -> None:
@@ -472,5 +467,5 @@ def _in_range(value: int, low: int, high: int) -> None:
 def concede(ctx: Ctx, a: act.Concede) -> None:
     state = ctx.state
     seat = seat_of(state, a.player)
-    ctx.emit(build.Conceded(seat=seat))
+    ctx.emit(ev.Conceded(seat=seat))
     end_game(ctx, opponent(seat), "concession")

@@ -1,8 +1,7 @@
 """`legal_actions(state, player)`: every action `apply` accepts from this player now.
 
 Adjustments are left out (their values are open-ended); a concession is listed only on request.
-Duplicate cards in hand give one action each, not one per copy. The actions are built by
-bot/engine/build.py without validation: every value comes from the state or a card.
+Duplicate cards in hand give one action each, not one per copy.
 """
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ from __future__ import annotations
 from bot.catalog.cards import Arcastella, AuraCompolta, Follower, Spell
 from bot.catalog.effects import Effect
 from bot.engine import actions as act
-from bot.engine import build
 from bot.engine.errors import RuleViolation
 from bot.engine.handlers import (
     MAIN_TIMINGS_OTHER,
@@ -34,19 +32,19 @@ def legal_actions(state: GameState, player: str, *, include_concede: bool = Fals
     if state.active == seat:
         if state.phase == "charge":
             out.extend(_charge(state, seat, player, _Choices(state, seat)))
-            out.append(build.Pass(player=player))
+            out.append(act.Pass(player=player))
         elif state.phase == "block":
             assert state.pending is not None
-            out.extend(build.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
-            out.append(build.NoBlock(player=player))
+            out.extend(act.Block(player=player, blocker=u.uid) for u in blockers(state, state.pending.target))
+            out.append(act.NoBlock(player=player))
         elif state.phase == "main" or in_window(state):
             choices = _Choices(state, seat)
             out.extend(_cards(state, seat, player, choices))
             if state.phase == "main":
                 out.extend(_skills(state, seat, player, choices))
-            out.append(build.Pass(player=player))
+            out.append(act.Pass(player=player))
     if include_concede:
-        out.append(build.Concede(player=player))
+        out.append(act.Concede(player=player))
     return out
 
 
@@ -76,10 +74,10 @@ def _charge(state: GameState, seat: int, player: str, choices: _Choices) -> list
             continue
         if card.ether_effect and ether_effect_allowed(state, seat, card_id):
             for target, ally in choices(card.ether_effect):
-                out.append(build.Charge(player=player, card=card_id, target=target, ally_target=ally))
-            out.append(build.Charge(player=player, card=card_id, use_ether_effect=False))
+                out.append(act.Charge(player=player, card=card_id, target=target, ally_target=ally))
+            out.append(act.Charge(player=player, card=card_id, use_ether_effect=False))
         else:
-            out.append(build.Charge(player=player, card=card_id))
+            out.append(act.Charge(player=player, card=card_id))
     return out
 
 
@@ -111,12 +109,12 @@ def _cards(state: GameState, seat: int, player: str, choices: _Choices) -> list[
         if card.cost > ether or not _timing_ok(state, seat, card.timing):
             continue
         if not isinstance(card, Spell):
-            out.extend(build.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
+            out.extend(act.Summon(player=player, card=card_id, caster=c.uid) for c in casters)
             continue
         pairs = choices(card.effects)  # the same for every caster
         for caster in casters:
             for target, ally in pairs:
-                out.append(build.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
+                out.append(act.Cast(player=player, card=card_id, caster=caster.uid, target=target, ally_target=ally))
     return out
 
 
@@ -143,9 +141,7 @@ def _skills(state: GameState, seat: int, player: str, choices: _Choices) -> list
                 if _support_used(card, unit, skill) or (unit.tapped and not state.options.tapped_may_act):
                     continue
             for target, ally in choices(skill.effects):
-                out.append(
-                    build.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally)
-                )
+                out.append(act.UseSkill(player=player, unit=unit.uid, skill=skill.id, target=target, ally_target=ally))
     return out
 
 

@@ -7,7 +7,7 @@ that player priority (`state.active`). House rules 3, 5, 17 and 19 fix the order
 from __future__ import annotations
 
 from bot.catalog.cards import AuraCompolta, Follower, Spell
-from bot.engine import build
+from bot.engine import events as ev
 from bot.engine.context import Ctx, draw_cards, opponent
 from bot.engine.effects import Source, fire_followers, fire_skills, resolve
 from bot.engine.state import GameState
@@ -16,7 +16,7 @@ HAND_SIZE = 5
 
 
 def begin_turn(ctx: Ctx, seat: int) -> None:
-    ctx.emit(build.TurnStarted(turn=ctx.state.turn + 1, seat=seat))
+    ctx.emit(ev.TurnStarted(turn=ctx.state.turn + 1, seat=seat))
     start_phase(ctx)
 
 
@@ -27,9 +27,9 @@ def start_phase(ctx: Ctx) -> None:
     player = state.players[seat]
     tapped = tuple(u.uid for u in player.units if u.tapped and not u.knocked_out)
     if tapped:
-        ctx.emit(build.Untapped(units=tapped))
+        ctx.emit(ev.Untapped(units=tapped))
     if any(m.until == "starts" and m.controller == seat for m in state.def_mods):
-        ctx.emit(build.DefChangesExpired(until="starts", controller=seat))
+        ctx.emit(ev.DefChangesExpired(until="starts", controller=seat))
     _fire_arcastella(ctx, seat, "turn_start")
     fire_followers(ctx, seat, "turn_start")
     for continuing in [c for c in state.continuing if c.controller == seat]:
@@ -48,11 +48,11 @@ def start_phase(ctx: Ctx) -> None:
                 text=state.cards[continuing.source].text,
             ),
         )
-        ctx.emit(build.ContinuingTicked(id=continuing.id, remaining=continuing.remaining - 1))
+        ctx.emit(ev.ContinuingTicked(id=continuing.id, remaining=continuing.remaining - 1))
     if state.over:
         return
     if window_open(state, seat, "turn_start"):
-        ctx.emit(build.PriorityGiven(seat=seat))
+        ctx.emit(ev.PriorityGiven(seat=seat))
         return
     draw_phase(ctx)
 
@@ -71,15 +71,15 @@ def _fire_arcastella(ctx: Ctx, seat: int, timing: str) -> None:
 
 def draw_phase(ctx: Ctx) -> None:
     state = ctx.state
-    ctx.emit(build.PhaseStarted(phase="draw"))
+    ctx.emit(ev.PhaseStarted(phase="draw"))
     seat = state.turn_player
     missing = HAND_SIZE - len(state.players[seat].hand)
     if missing > 0:  # house rule 4: a hand of five or more draws nothing and discards nothing
         draw_cards(ctx, seat, missing)
     if state.over:
         return
-    ctx.emit(build.PhaseStarted(phase="charge"))
-    ctx.emit(build.PriorityGiven(seat=seat))
+    ctx.emit(ev.PhaseStarted(phase="charge"))
+    ctx.emit(ev.PriorityGiven(seat=seat))
 
 
 def after_charge_step(ctx: Ctx) -> None:
@@ -92,19 +92,19 @@ def after_charge_step(ctx: Ctx) -> None:
         if state.passes >= 2:
             main_phase(ctx)
         else:
-            ctx.emit(build.PriorityGiven(seat=other))
+            ctx.emit(ev.PriorityGiven(seat=other))
         return
     players = state.players
     if players[0].charge_done and players[1].charge_done:
         main_phase(ctx)
     elif not players[other].charge_done:
-        ctx.emit(build.PriorityGiven(seat=other))
+        ctx.emit(ev.PriorityGiven(seat=other))
     # else: the other player is done for this phase, so `acted` keeps acting until they pass.
 
 
 def main_phase(ctx: Ctx) -> None:
-    ctx.emit(build.PhaseStarted(phase="main"))
-    ctx.emit(build.PriorityGiven(seat=ctx.state.turn_player))
+    ctx.emit(ev.PhaseStarted(phase="main"))
+    ctx.emit(ev.PriorityGiven(seat=ctx.state.turn_player))
 
 
 def after_main_action(ctx: Ctx, actor: int) -> None:
@@ -114,7 +114,7 @@ def after_main_action(ctx: Ctx, actor: int) -> None:
         return
     seat = opponent(actor) if state.options.priority_after_action == "pass" else actor
     if state.active != seat:
-        ctx.emit(build.PriorityGiven(seat=seat))
+        ctx.emit(ev.PriorityGiven(seat=seat))
 
 
 def after_main_pass(ctx: Ctx) -> None:
@@ -123,24 +123,24 @@ def after_main_pass(ctx: Ctx) -> None:
     if state.passes >= 2:
         end_phase(ctx)
     else:
-        ctx.emit(build.PriorityGiven(seat=opponent(state.active)))
+        ctx.emit(ev.PriorityGiven(seat=opponent(state.active)))
 
 
 def end_phase(ctx: Ctx) -> None:
     """Resonance resets (house rule 17), turn-end skills (leader first) and followers, then the turn-end window."""
     state = ctx.state
     seat = state.turn_player
-    ctx.emit(build.PhaseStarted(phase="end"))
+    ctx.emit(ev.PhaseStarted(phase="end"))
     seats = (0, 1) if state.options.resonance_reset == "all" else (seat,)
     auras = tuple((a.uid, 0) for s in seats for a in state.players[s].auras if a.resonance != 0)
     if auras:
-        ctx.emit(build.ResonanceReset(auras=auras))
+        ctx.emit(ev.ResonanceReset(auras=auras))
     _fire_arcastella(ctx, seat, "turn_end")
     fire_followers(ctx, seat, "turn_end")
     if state.over:
         return
     if window_open(state, seat, "turn_end"):
-        ctx.emit(build.PriorityGiven(seat=seat))
+        ctx.emit(ev.PriorityGiven(seat=seat))
         return
     finish_turn(ctx)
 
@@ -149,11 +149,11 @@ def finish_turn(ctx: Ctx) -> None:
     """DEF changes "until the end of the turn" end; ether empties only if the table chose so; next turn."""
     state = ctx.state
     if any(m.until == "turn" for m in state.def_mods):
-        ctx.emit(build.DefChangesExpired(until="turn"))
+        ctx.emit(ev.DefChangesExpired(until="turn"))
     if not state.options.ether_carry_over:
         for seat, player in enumerate(state.players):
             if player.ether > 0:
-                ctx.emit(build.EtherEmptied(seat=seat, amount=player.ether))
+                ctx.emit(ev.EtherEmptied(seat=seat, amount=player.ether))
     begin_turn(ctx, opponent(state.turn_player))
 
 

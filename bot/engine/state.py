@@ -1,14 +1,15 @@
 """The state of one table: everything the rules need, and nothing a front end invents.
 
-Only bot/engine/fold.py changes a state, one event at a time. `apply` never changes the state it was
-given: it works on a shallow `cow_copy()` and fold copies a player, one of its lists, a unit or an aura
-the first time an event writes to it (copy on write, see fold.Writer). Most actions touch little, so this
-is far cheaper than a deep copy; card definitions and options are frozen and shared.
+Only bot/engine/fold.py changes a state, one event at a time, in place. `apply` never changes the state
+it was given: it works on a `clone()`, a copy of everything that can change (players, their zones,
+units and auras, DEF changes, 【継続】 effects, the pending attack). Card definitions and options are
+frozen, so the copy shares them. Because fold changes objects in place, a unit or player that a rule
+looked up stays the same object, up to date, after every event.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,32 +24,9 @@ SourceKind = Literal[
 ]
 
 
-M = TypeVar("M", bound="_Mutable")
-
-# The slot setters of BaseModel, bound once: `_shallow` runs several times in every `apply`.
-_new = object.__new__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-
-
 class _Mutable(BaseModel):
+    # Assignments are not validated: only fold.py assigns, with values from events.
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
-
-    if not TYPE_CHECKING:
-        # Only fold.py assigns, with values the engine already checked; skipping pydantic's
-        # assignment machinery makes `apply` several times faster.
-        __setattr__ = object.__setattr__
-
-    def _shallow(self: M, **changes: Any) -> M:
-        """A shallow copy without pydantic's generic copy machinery (the hot path of `apply`)."""
-        copy = _new(type(self))
-        # The fresh instance's own empty __dict__ is filled in place: cheaper than assigning one.
-        copy.__dict__.update(self.__dict__, **changes)
-        _set_fields_set(copy, self.__pydantic_fields_set__)
-        _set_extra(copy, None)
-        _set_private(copy, None)
-        return copy
 
 
 class Unit(_Mutable):
@@ -67,7 +45,7 @@ class Unit(_Mutable):
     equipment: str | None = None  # the Sephirot code card id it wears
 
     def clone(self) -> Unit:
-        return self._shallow(support_used=list(self.support_used))
+        return self.model_copy(update={"support_used": list(self.support_used)})
 
 
 class Aura(_Mutable):
@@ -79,7 +57,7 @@ class Aura(_Mutable):
     resonance: int
 
     def clone(self) -> Aura:
-        return self._shallow()
+        return self.model_copy()
 
 
 class PlayerState(_Mutable):
@@ -102,28 +80,24 @@ class PlayerState(_Mutable):
 
     def clone(self) -> PlayerState:
         """An independent copy: folding into it never touches this one."""
-        copy = self.cow_copy()
-        copy.units = [u.clone() for u in self.units]
-        copy.auras = [a.clone() for a in self.auras]
-        return copy
-
-    def cow_copy(self) -> PlayerState:
-        """A copy whose lists are its own but whose units and auras are still shared (for `clone`)."""
-        copy = self._shallow()
-        fields = copy.__dict__
-        for name in _PLAYER_LISTS:
-            fields[name] = fields[name][:]
-        return copy
+        return self.model_copy(
+            update={
+                "deck": list(self.deck),
+                "hand": list(self.hand),
+                "cemetery": list(self.cemetery),
+                "afterglow": list(self.afterglow),
+                "ether_area": list(self.ether_area),
+                "units": [u.clone() for u in self.units],
+                "auras": [a.clone() for a in self.auras],
+                "ether_effects_used": list(self.ether_effects_used),
+            }
+        )
 
     def unit(self, uid: str) -> Unit | None:
         for unit in self.units:
             if unit.uid == uid:
                 return unit
         return None
-
-
-# The list fields of PlayerState: its cow_copy gives each of them its own copy.
-_PLAYER_LISTS = ("deck", "hand", "cemetery", "afterglow", "ether_area", "units", "auras", "ether_effects_used")
 
 
 class Continuing(_Mutable):
@@ -161,6 +135,9 @@ class PendingAttack(_Mutable):
     defender: int
     rolls: dict[int, int] = Field(default_factory=dict)  # effect index -> damage already rolled
 
+    def clone(self) -> PendingAttack:
+        return self.model_copy(update={"rolls": dict(self.rolls)})
+
 
 class GameState(_Mutable):
     """A whole table. `active` is the one seat that must act now (priority or a decision), None when nobody."""
@@ -184,18 +161,14 @@ class GameState(_Mutable):
 
     def clone(self) -> GameState:
         """An independent copy that `fold` may change in place without touching this state."""
-        return self.cow_copy()._shallow(players=[p.clone() for p in self.players])
-
-    def cow_copy(self) -> GameState:
-        """The copy `apply` works on: its lists may change freely, but the players, units and auras in
-        them are still shared and are copied by fold.Writer before their first change. Continuing
-        effects, DEF changes and the pending attack are replaced, never changed, so sharing them is safe."""
-        copy = self._shallow()
-        fields = copy.__dict__
-        fields["players"] = self.players[:]
-        fields["continuing"] = self.continuing[:]
-        fields["def_mods"] = self.def_mods[:]
-        return copy
+        return self.model_copy(
+            update={
+                "players": [p.clone() for p in self.players],
+                "pending": self.pending.clone() if self.pending is not None else None,
+                "continuing": [c.model_copy() for c in self.continuing],  # its effects are frozen
+                "def_mods": [m.model_copy() for m in self.def_mods],
+            }
+        )
 
     # Look-ups used everywhere.
     def seat_of(self, player_id: str) -> int | None:

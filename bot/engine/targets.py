@@ -9,7 +9,6 @@ from collections.abc import Iterable
 
 from bot.catalog.effects import ContinuingEffect, Effect
 from bot.engine.errors import RuleViolation
-from bot.engine.lookup import needs_of
 from bot.engine.naming import unit_name
 from bot.engine.state import GameState, Unit
 
@@ -26,12 +25,6 @@ def _flat(effects: Iterable[Effect]) -> list[Effect]:
 
 def needs(effects: Iterable[Effect]) -> tuple[bool, bool]:
     """(needs an enemy choice, needs an ally choice) for these effects, 【継続】 ones included."""
-    if type(effects) is tuple:  # a card's own effects: frozen, so the answer is kept
-        return needs_of(effects, _needs)
-    return _needs(effects)
-
-
-def _needs(effects: Iterable[Effect]) -> tuple[bool, bool]:
     enemy = ally = False
     for effect in _flat(effects):
         target = getattr(effect, "target", None)
