@@ -10,7 +10,7 @@ No discord import here: the cogs, the console and the engine all use this packag
 
 from bot.dice.errors import DiceError
 from bot.dice.fair import FairRandomness, FairStream, commitment_of
-from bot.dice.grammar import MAX_DICE, MAX_INPUT, MAX_SIDES, normalize, parse
+from bot.dice.grammar import MAX_DICE, MAX_INPUT, MAX_SIDES, MAX_TOTAL, normalize, parse
 from bot.dice.model import Plan, RollResult
 from bot.dice.randomness import FaceStream, Randomness, SystemRandomness
 from bot.dice.render import render
@@ -21,6 +21,7 @@ __all__ = [
     "MAX_DICE",
     "MAX_INPUT",
     "MAX_SIDES",
+    "MAX_TOTAL",
     "DiceError",
     "FaceStream",
     "FairRandomness",
