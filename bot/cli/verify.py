@@ -4,8 +4,9 @@ referee verify --seed HEX --log FILE [--commitment HEX]    a JSON Lines roll log
 referee verify --channel ID [--db PATH] [--game ID] [--commitment HEX]
                                                           a stored game, read straight from the database
 
-Exit status: 0 when every draw is reproduced (and the commitment matches), 1 on any mismatch, 2 when
-the input cannot be read or the game is still running (its seed is secret until it ends).
+Exit status: 0 when every draw is reproduced (and the commitment matches), 1 on any mismatch or on a
+log that is empty, mixes tables or leaves out a draw number, 2 when the input cannot be read or the
+game is still running (its seed is secret until it ends).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.dice import DiceError, commitment_of, verify_log
-from bot.dice.verify import Mismatch, check_commitment, parse_seed
+from bot.dice.verify import Mismatch, VerifyReport, check_commitment, missing_numbers, parse_seed
+from bot.files import read_text
 from bot.i18n import bilingual
 from bot.settings import Settings
 
@@ -53,10 +55,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
     seed = parse_seed(seed_text)
-    try:
-        lines = log.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        raise DiceError("dice.verify.missing_log", path=str(log)) from None
+    # JSON Lines end at "\n" only: str.splitlines() would also cut at U+2028 inside a JSON string.
+    lines = [line.removesuffix("\r") for line in read_text(log).split("\n")]
     failed = False
     if commitment is not None:
         if check_commitment(seed, commitment):
@@ -68,12 +68,35 @@ def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
     for bad in report.mismatches:
         key = f"dice.verify.{bad.kind}_mismatch" if bad.kind != "duplicate" else "dice.verify.duplicate"
         _problem(key, **bad.model_dump(exclude={"kind"}))
+    _whole_log(report)
     if report.ok:
         print(bilingual("dice.verify.all_ok", count=report.checked))
     else:
         failed = True
-        print(bilingual("dice.verify.failed", count=report.checked, bad=len(report.mismatches)), file=sys.stderr)
+        problems = len(report.mismatches) + len(report.missing)
+        print(bilingual("dice.verify.failed", count=report.checked, bad=problems), file=sys.stderr)
     return 1 if failed else 0
+
+
+def _whole_log(report: VerifyReport) -> None:
+    """What is wrong with the log as a whole: empty, more than one table, or draw numbers left out."""
+    if report.checked == 0:
+        _problem("dice.verify.empty")
+    if len(report.tables) > 1:
+        _problem("dice.verify.mixed_tables", tables=", ".join(report.tables))
+    if report.missing:
+        _problem(
+            "dice.verify.missing_lines",
+            numbers=_numbers(report.missing),
+            count=len(report.missing),
+            table_id=report.tables[0],
+        )
+
+
+def _numbers(numbers: tuple[int, ...] | list[int], shown: int = 20) -> str:
+    """The numbers as "#3, #7"; past `shown` of them, the count of the rest: a message stays readable."""
+    text = ", ".join(f"#{n}" for n in numbers[:shown])
+    return text if len(numbers) <= shown else f"{text} (+{len(numbers) - shown})"
 
 
 def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: str | None) -> int:
@@ -131,9 +154,15 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
             )
     # Draws are numbered 0, 1, 2 ... and never reused: a missing number is a draw nobody can see.
     numbers = {d["number"] for d in draws} | {r["number"] for r in filed}
-    for number in sorted(set(range(max(numbers, default=-1) + 1)) - numbers):
+    for number in missing_numbers(numbers):
         problems += 1
         _problem("dice.verify.missing_draw", number=number)
+    # Every roll of the log was filed as it was made: a roll the table lacks was deleted from it.
+    filed_numbers = {r["number"] for r in filed}
+    for draw in draws:
+        if "shuffle" not in draw and draw["number"] not in filed_numbers:
+            problems += 1
+            _problem("dice.verify.filed_missing", number=draw["number"], seq=draw["seq"], what=draw["expression"])
     rolls = sum(1 for d in draws if "shuffle" not in d)
     shuffles = len(draws) - rolls
     if problems:

@@ -88,4 +88,4 @@ def test_verify_refuses_unreadable_input(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["verify", "--seed", "00", "--log", str(tmp_path / "log.jsonl")]) == 2
     assert "Line 1 of the log" in capsys.readouterr().err
     assert main(["verify", "--seed", "00", "--log", str(tmp_path / "missing.jsonl")]) == 2
-    assert "cannot be read" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err

@@ -142,6 +142,20 @@ def test_a_tampered_filed_roll_fails_and_is_named(db: Path, capsys: pytest.Captu
     assert f"filed roll {row} in the rolls table (#{number}" in err
 
 
+def test_a_deleted_filed_roll_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each roll of the game is filed as it is made: a row taken out of the rolls table is missed."""
+    rows = _sql(db, "SELECT id, number, expression FROM rolls WHERE number IS NOT NULL ORDER BY number")
+    row, number, expression = rows[len(rows) // 2]
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'rolls'"):
+            conn.execute(f'DROP TRIGGER "{name}"')
+        conn.execute("DELETE FROM rolls WHERE id = ?", (row,))
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 1
+    assert f"roll #{number} ({expression}, event " in err and "not in the rolls table" in err
+    assert "FAILED" in err
+
+
 def test_a_tampered_deck_order_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seq, data = _sql(db, "SELECT seq, data FROM events WHERE type = 'deck_shuffled' ORDER BY seq LIMIT 1")[0]
     event = json.loads(str(data))
