@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
         print(bilingual("dice.verify.all_ok", count=report.checked))
     else:
         failed = True
-        problems = len(report.mismatches) + len(report.missing)
+        problems = len(report.mismatches) + report.missing_count
         print(bilingual("dice.verify.failed", count=report.checked, bad=problems), file=sys.stderr)
     return 1 if failed else 0
 
@@ -84,19 +85,19 @@ def _whole_log(report: VerifyReport) -> None:
         _problem("dice.verify.empty")
     if len(report.tables) > 1:
         _problem("dice.verify.mixed_tables", tables=", ".join(report.tables))
-    if report.missing:
+    if report.missing_count:
         _problem(
             "dice.verify.missing_lines",
-            numbers=_numbers(report.missing),
-            count=len(report.missing),
+            numbers=_numbers(report.missing, report.missing_count),
+            count=report.missing_count,
             table_id=report.tables[0],
         )
 
 
-def _numbers(numbers: tuple[int, ...] | list[int], shown: int = 20) -> str:
-    """The numbers as "#3, #7"; past `shown` of them, the count of the rest: a message stays readable."""
-    text = ", ".join(f"#{n}" for n in numbers[:shown])
-    return text if len(numbers) <= shown else f"{text} (+{len(numbers) - shown})"
+def _numbers(first: Sequence[int], count: int) -> str:
+    """The first missing numbers as "#3, #7", then how many more: a message stays readable."""
+    text = ", ".join(f"#{n}" for n in first)
+    return text if count <= len(first) else f"{text} … (+{count - len(first)})"
 
 
 def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: str | None) -> int:
@@ -154,9 +155,12 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
             )
     # Draws are numbered 0, 1, 2 ... and never reused: a missing number is a draw nobody can see.
     numbers = {d["number"] for d in draws} | {r["number"] for r in filed}
-    for number in missing_numbers(numbers):
-        problems += 1
+    first, count = missing_numbers(numbers)
+    for number in first:
         _problem("dice.verify.missing_draw", number=number)
+    if count > len(first):
+        _problem("dice.verify.more_missing", count=count - len(first))
+    problems += count
     # Every roll of the log was filed as it was made: a roll the table lacks was deleted from it.
     filed_numbers = {r["number"] for r in filed}
     for draw in draws:

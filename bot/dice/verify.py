@@ -63,9 +63,9 @@ class Mismatch(BaseModel):
 
 
 class VerifyReport(BaseModel):
-    """`tables`: the table ids the log names, in order of appearance; `missing`: the draw numbers
-    absent from 0 .. the highest one logged. A log verifies when it has draws, all of one table, none
-    missing, and each reproduced."""
+    """`tables`: the table ids the log names, in order of appearance; `missing`: the first draw numbers
+    absent from 0 .. the highest one logged, and `missing_count` how many are. A log verifies when it
+    has draws, all of one table, none missing, and each reproduced."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -73,10 +73,11 @@ class VerifyReport(BaseModel):
     mismatches: tuple[Mismatch, ...]
     tables: tuple[str, ...] = ()
     missing: tuple[int, ...] = ()
+    missing_count: int = 0
 
     @property
     def ok(self) -> bool:
-        return self.checked > 0 and not self.mismatches and not self.missing and len(self.tables) == 1
+        return self.checked > 0 and not self.mismatches and not self.missing_count and len(self.tables) == 1
 
 
 def log_entry(result: RollResult, table_id: str) -> dict[str, Any]:
@@ -164,10 +165,19 @@ def _table_id(entry: dict[str, Any], line: int) -> str:
     return table_id
 
 
-def missing_numbers(numbers: Iterable[int]) -> list[int]:
-    """The draw numbers absent from 0 .. max(numbers): the draws a log or a table left out."""
-    present = set(numbers)
-    return [n for n in range(max(present, default=-1) + 1) if n not in present]
+def missing_numbers(numbers: Iterable[int], shown: int = 20) -> tuple[list[int], int]:
+    """The draw numbers absent from 0 .. max(numbers), the draws a log or a table left out: the first
+    `shown` of them and how many there are. Counted gap by gap, never listed whole: one line with
+    draw number 10**18 must not make a list of 10**18 numbers."""
+    first: list[int] = []
+    count = 0
+    expected = 0
+    for number in sorted(set(numbers)):
+        if number > expected:
+            count += number - expected
+            first.extend(range(expected, min(number, expected + shown - len(first))))
+        expected = number + 1
+    return first, count
 
 
 def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
@@ -240,5 +250,7 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
                     )
                 )
         checked += 1
-    missing = missing_numbers(number for _, number in seen) if len(tables) == 1 else []
-    return VerifyReport(checked=checked, mismatches=tuple(mismatches), tables=tuple(tables), missing=tuple(missing))
+    missing, count = missing_numbers(number for _, number in seen) if len(tables) == 1 else ([], 0)
+    return VerifyReport(
+        checked=checked, mismatches=tuple(mismatches), tables=tuple(tables), missing=tuple(missing), missing_count=count
+    )

@@ -121,3 +121,14 @@ def test_a_fifo_as_the_log_is_refused_without_waiting(tmp_path: Path, capsys: py
     err = capsys.readouterr().err
     _refused(code, err)
     assert "not a regular file" in err
+
+
+def test_one_line_with_a_far_draw_number_counts_the_gap_without_listing_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Draw #10**18 alone: 10**18 numbers are missing, counted, and only the first few named."""
+    table = FairRandomness(SEED, "t1", next_number=10**18)
+    code, out = _verify(tmp_path, capsys, [json.dumps(log_entry(roll("1d6", table), "t1"))])
+    assert code == 1
+    assert f"{10**18} draw(s) of table t1 are missing: #0, #1, #2" in out
+    assert "#19 … (+999999999999999980)" in out
