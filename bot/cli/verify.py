@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.dice import DiceError, commitment_of, verify_log
+from bot.dice import REPRODUCIBLE, DiceError, commitment_of, verify_log
 from bot.dice.verify import Mismatch, VerifyReport, check_commitment, missing_numbers, parse_seed
 from bot.files import read_text
 from bot.i18n import bilingual
@@ -59,7 +59,9 @@ def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
     # JSON Lines end at "\n" only: str.splitlines() would also cut at U+2028 inside a JSON string.
     lines = [line.removesuffix("\r") for line in read_text(log).split("\n")]
     failed = False
-    if commitment is not None:
+    if commitment is not None and commitment.strip() == REPRODUCIBLE:
+        print(bilingual("dice.verify.reproducible"))  # a seeded table published no commitment to check
+    elif commitment is not None:
         if check_commitment(seed, commitment):
             print(bilingual("dice.verify.commitment_ok"))
         else:
@@ -124,7 +126,10 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
         raise DiceError("dice.verify.no_seed", game=game.game_id)
     seed = bytes.fromhex(stored_seed)
     problems = 0
-    for expected in (game.commitment, published):
+    reproducible = game.commitment == REPRODUCIBLE
+    if reproducible:
+        print(bilingual("dice.verify.reproducible"))
+    for expected in (None if reproducible else game.commitment, published):
         if expected is not None and not check_commitment(seed, expected):
             problems += 1
             _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=expected)
@@ -177,7 +182,7 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
         return 1
     print(
         bilingual(
-            "dice.verify.game_ok",
+            "dice.verify.game_ok_reproducible" if reproducible else "dice.verify.game_ok",
             game=game.game_id,
             channel=channel_id,
             table=game.table_id or "-",
