@@ -29,6 +29,7 @@ always fits a signed 64-bit integer (the store's) with room to spare, on every f
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -64,6 +65,7 @@ _COMPARISONS = {
 _COMPARE_START = frozenset(key[0] for key in _COMPARISONS)
 _OPERATORS = _PLUS | _MINUS | _TIMES | _COMPARE_START
 _SPACE = frozenset(" \t\n\r\v\f")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -325,6 +327,10 @@ def parse(text: str) -> Plan:
     """
     if len(text) > MAX_INPUT:
         raise DiceError("dice.error.too_long", limit=MAX_INPUT, length=len(text))
+    if not text.isascii() and _SURROGATE.search(text):
+        # A lone surrogate (from undecodable bytes, or "\ud800" in JSON) is no character: it could not
+        # be stored, posted or printed as UTF-8, so the line is refused rather than carried along.
+        raise DiceError("dice.error.not_text")
     return _Parser(nfkc(text)).line()
 
 

@@ -81,14 +81,24 @@ def _roll_or_refuse(text: str) -> None:
         return
     assert abs(result.total) <= MAX_TOTAL
     assert result.dice, "a roll has at least one die"
+    result.model_dump_json().encode("utf-8")  # it can be stored and printed
     for locale in ("ja", "en"):
-        assert len(render(result, locale)) <= 2000
+        shown = render(result, locale)
+        assert len(shown) <= 2000
+        shown.encode("utf-8")
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(st.text(any_char, max_size=250), dice_like))
 def test_any_text_rolls_or_raises_a_dice_error(text: str) -> None:
     _roll_or_refuse(text)
+
+
+def test_a_lone_surrogate_is_refused_as_not_text() -> None:
+    for text in ("1d6 \ud800", "\udcff1d6", "2d6 炎\udfff"):
+        with pytest.raises(DiceError) as caught:
+            roll(text)
+        assert caught.value.message_key == "dice.error.not_text"
 
 
 @settings(max_examples=200, deadline=None)
