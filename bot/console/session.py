@@ -402,7 +402,8 @@ class ConsoleSession:
         lines = render_events(outcome.events, before, self.locale)
         lines += ["→ " + s for s in status_lines(outcome.state, self.locale, finished=outcome.finished)]
         # Fair dice: the hash of the secret seed is published as the game opens, the seed as it ends,
-        # so anyone can check every roll and shuffle afterwards (referee verify).
+        # so anyone can check every roll and shuffle afterwards (referee verify). A seeded table says
+        # instead that its dice are reproducible, not fair.
         lines += dice_lines(outcome.commitment if before is None else None, outcome.revealed_seed, self.locale)
         return Message(lines=lines)
 
