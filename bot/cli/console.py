@@ -43,8 +43,9 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="ダイスとシャッフルの種（同じ種と台本なら同じ結果）/ "
-        "seed of the dice and shuffles: the same seed and script give the same transcript",
+        help="ダイスとシャッフルの種（同じ種と台本なら同じ結果。誰でも出目を予測できるため公正ではない）/ "
+        "seed of the dice and shuffles: the same seed and script give the same transcript; "
+        "anyone who knows N knows every roll, so the dice are reproducible, not fair",
     )
     parser.add_argument("--json", action="store_true", help="最終盤面と記録を JSON で / final state and events as JSON")
     parser.add_argument("--strict", action="store_true", help="拒否された行で止まる（終了コード1）/ stop at a refusal")
@@ -80,8 +81,20 @@ class ScriptUnreadable(RefereeError):
 
 
 def seeded(seed: int, channel_id: int, games_before: Callable[[], int]) -> Callable[[], bytes]:
-    """A seed factory: game n of the channel gets its own seed, all fixed by `seed`."""
-    return lambda: hashlib.sha256(f"referee-console/{seed}/{channel_id}/{games_before()}".encode()).digest()
+    """A seed factory: game n of the channel gets its own seed, all fixed by `seed`.
+
+    Anyone who knows `seed` knows every roll and shuffle, so these are ReproducibleSeeds: the table
+    shows its dice as reproducible, not fair, and publishes no commitment."""
+    from bot.dice import ReproducibleSeed
+
+    return lambda: ReproducibleSeed(
+        hashlib.sha256(f"referee-console/{seed}/{channel_id}/{games_before()}".encode()).digest()
+    )
+
+
+def fair_seed() -> bytes:
+    """A fair table's secret seed: from the OS CSPRNG, never from anything a player could know."""
+    return secrets.token_bytes(32)
 
 
 def console_table_id(channel_id: int) -> str:
@@ -101,7 +114,7 @@ async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: 
     channel: int = args.channel
     with Store.open(db, synchronous=settings.synchronous) as store:
         games = lambda: len(store.history(channel))  # noqa: E731
-        seed_factory = seeded(args.seed, channel, games) if args.seed is not None else lambda: secrets.token_bytes(32)
+        seed_factory = seeded(args.seed, channel, games) if args.seed is not None else fair_seed
         service = TableService(
             store,
             lambda: load_catalog(settings.cards_dir),

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from bot.dice import render, roll
+from bot.i18n import bilingual
 from bot.settings import Settings
 
 
@@ -15,7 +16,8 @@ def register(sub: Any) -> None:
         "roll",
         help='ダイスを振る / roll dice, e.g. referee roll "3d6+2 炎の一撃"',
         description="ダイスを振る (例: 3d6+2, 2d6>=7, 4d6kh3, ３ｄ６＋２ ラベル) / roll dice",
-        epilog="- で始まる式は -- の後に / an expression starting with - goes after --: referee roll -- -1d4+3",
+        # The same words the lead's argument errors print (key dice.cli.dash_hint), so help and error agree.
+        epilog=bilingual("dice.cli.dash_hint"),
     )
     parser.add_argument("expression", nargs="+", metavar="EXPR", help="式とラベル / expression and optional label")
     parser.add_argument("--json", action="store_true", help="結果を JSON で出力 / print one JSON object")

@@ -4,8 +4,9 @@ referee verify --seed HEX --log FILE [--commitment HEX]    a JSON Lines roll log
 referee verify --channel ID [--db PATH] [--game ID] [--commitment HEX]
                                                           a stored game, read straight from the database
 
-Exit status: 0 when every draw is reproduced (and the commitment matches), 1 on any mismatch, 2 when
-the input cannot be read or the game is still running (its seed is secret until it ends).
+Exit status: 0 when every draw is reproduced (and the commitment matches), 1 on any mismatch or on a
+log that is empty, mixes tables or leaves out a draw number, 2 when the input cannot be read or the
+game is still running (its seed is secret until it ends).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.dice import DiceError, commitment_of, verify_log
-from bot.dice.verify import Mismatch, check_commitment, parse_seed
+from bot.dice import REPRODUCIBLE, DiceError, commitment_of, verify_log
+from bot.dice.verify import Mismatch, VerifyReport, check_commitment, missing_numbers, parse_seed
+from bot.files import read_text
 from bot.i18n import bilingual
 from bot.settings import Settings
 
@@ -53,12 +56,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
     seed = parse_seed(seed_text)
-    try:
-        lines = log.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        raise DiceError("dice.verify.missing_log", path=str(log)) from None
+    # JSON Lines end at "\n" only: str.splitlines() would also cut at U+2028 inside a JSON string.
+    lines = [line.removesuffix("\r") for line in read_text(log).split("\n")]
     failed = False
-    if commitment is not None:
+    if commitment is not None and commitment.strip() == REPRODUCIBLE:
+        print(bilingual("dice.verify.reproducible"))  # a seeded table published no commitment to check
+    elif commitment is not None:
         if check_commitment(seed, commitment):
             print(bilingual("dice.verify.commitment_ok"))
         else:
@@ -68,12 +71,35 @@ def _verify_file(seed_text: str, log: Path, commitment: str | None) -> int:
     for bad in report.mismatches:
         key = f"dice.verify.{bad.kind}_mismatch" if bad.kind != "duplicate" else "dice.verify.duplicate"
         _problem(key, **bad.model_dump(exclude={"kind"}))
+    _whole_log(report)
     if report.ok:
         print(bilingual("dice.verify.all_ok", count=report.checked))
     else:
         failed = True
-        print(bilingual("dice.verify.failed", count=report.checked, bad=len(report.mismatches)), file=sys.stderr)
+        problems = len(report.mismatches) + report.missing_count
+        print(bilingual("dice.verify.failed", count=report.checked, bad=problems), file=sys.stderr)
     return 1 if failed else 0
+
+
+def _whole_log(report: VerifyReport) -> None:
+    """What is wrong with the log as a whole: empty, more than one table, or draw numbers left out."""
+    if report.checked == 0:
+        _problem("dice.verify.empty")
+    if len(report.tables) > 1:
+        _problem("dice.verify.mixed_tables", tables=", ".join(report.tables))
+    if report.missing_count:
+        _problem(
+            "dice.verify.missing_lines",
+            numbers=_numbers(report.missing, report.missing_count),
+            count=report.missing_count,
+            table_id=report.tables[0],
+        )
+
+
+def _numbers(first: Sequence[int], count: int) -> str:
+    """The first missing numbers as "#3, #7", then how many more: a message stays readable."""
+    text = ", ".join(f"#{n}" for n in first)
+    return text if count <= len(first) else f"{text} … (+{count - len(first)})"
 
 
 def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: str | None) -> int:
@@ -100,7 +126,10 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
         raise DiceError("dice.verify.no_seed", game=game.game_id)
     seed = bytes.fromhex(stored_seed)
     problems = 0
-    for expected in (game.commitment, published):
+    reproducible = game.commitment == REPRODUCIBLE
+    if reproducible:
+        print(bilingual("dice.verify.reproducible"))
+    for expected in (None if reproducible else game.commitment, published):
         if expected is not None and not check_commitment(seed, expected):
             problems += 1
             _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=expected)
@@ -131,9 +160,18 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
             )
     # Draws are numbered 0, 1, 2 ... and never reused: a missing number is a draw nobody can see.
     numbers = {d["number"] for d in draws} | {r["number"] for r in filed}
-    for number in sorted(set(range(max(numbers, default=-1) + 1)) - numbers):
-        problems += 1
+    first, count = missing_numbers(numbers)
+    for number in first:
         _problem("dice.verify.missing_draw", number=number)
+    if count > len(first):
+        _problem("dice.verify.more_missing", count=count - len(first))
+    problems += count
+    # Every roll of the log was filed as it was made: a roll the table lacks was deleted from it.
+    filed_numbers = {r["number"] for r in filed}
+    for draw in draws:
+        if "shuffle" not in draw and draw["number"] not in filed_numbers:
+            problems += 1
+            _problem("dice.verify.filed_missing", number=draw["number"], seq=draw["seq"], what=draw["expression"])
     rolls = sum(1 for d in draws if "shuffle" not in d)
     shuffles = len(draws) - rolls
     if problems:
@@ -144,7 +182,7 @@ def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: 
         return 1
     print(
         bilingual(
-            "dice.verify.game_ok",
+            "dice.verify.game_ok_reproducible" if reproducible else "dice.verify.game_ok",
             game=game.game_id,
             channel=channel_id,
             table=game.table_id or "-",

@@ -49,6 +49,7 @@ from bot.render import (
     render_log,
     status_lines,
 )
+from bot.render.board import dice_lines
 from bot.service import GameLog, NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.store import NoGame
 from bot.store.history import TABLE_TYPES
@@ -401,11 +402,9 @@ class ConsoleSession:
         lines = render_events(outcome.events, before, self.locale)
         lines += ["→ " + s for s in status_lines(outcome.state, self.locale, finished=outcome.finished)]
         # Fair dice: the hash of the secret seed is published as the game opens, the seed as it ends,
-        # so anyone can check every roll and shuffle afterwards (referee verify).
-        if before is None and outcome.commitment:
-            lines.append(t("render.board.dice", self.locale, commitment=outcome.commitment))
-        if outcome.revealed_seed:
-            lines.append(t("render.board.seed", self.locale, seed=outcome.revealed_seed))
+        # so anyone can check every roll and shuffle afterwards (referee verify). A seeded table says
+        # instead that its dice are reproducible, not fair.
+        lines += dice_lines(outcome.commitment if before is None else None, outcome.revealed_seed, self.locale)
         return Message(lines=lines)
 
 

@@ -9,8 +9,8 @@ No discord import here: the cogs, the console and the engine all use this packag
 """
 
 from bot.dice.errors import DiceError
-from bot.dice.fair import FairRandomness, FairStream, commitment_of
-from bot.dice.grammar import MAX_DICE, MAX_INPUT, MAX_SIDES, normalize, parse
+from bot.dice.fair import REPRODUCIBLE, FairRandomness, FairStream, ReproducibleSeed, commitment_of
+from bot.dice.grammar import MAX_DICE, MAX_INPUT, MAX_SIDES, MAX_TOTAL, normalize, parse
 from bot.dice.model import Plan, RollResult
 from bot.dice.randomness import FaceStream, Randomness, SystemRandomness
 from bot.dice.render import render
@@ -21,12 +21,15 @@ __all__ = [
     "MAX_DICE",
     "MAX_INPUT",
     "MAX_SIDES",
+    "MAX_TOTAL",
+    "REPRODUCIBLE",
     "DiceError",
     "FaceStream",
     "FairRandomness",
     "FairStream",
     "Plan",
     "Randomness",
+    "ReproducibleSeed",
     "RollResult",
     "SystemRandomness",
     "VerifyReport",

@@ -12,6 +12,11 @@ and i, 8 bytes for n), strings in UTF-8. Length prefixes keep (table, number, pu
 The bytes of the blocks, in order, become faces by the rejection sampling of bot/dice/sampling.py
 (one byte per face up to 256 sides, else four bytes), so no face is favoured. When the seed is
 revealed at the end, `referee verify` recomputes every face from the log (bot/dice/verify.py).
+
+The scheme is fair only while nobody can guess the seed, so a fair table's seed comes from the OS
+(`secrets`). A seed worked out from a public number (`referee console --seed N`, for a transcript
+anyone can replay) is a `ReproducibleSeed`: its table publishes no commitment (a hash of a guessable
+seed commits to nothing) but the word REPRODUCIBLE in its place, and says so wherever it is shown.
 """
 
 from __future__ import annotations
@@ -24,6 +29,14 @@ from bot.dice.sampling import ByteStream
 
 DOMAIN = b"horizonnotes-referee/dice/v1\x00"
 SEED_BYTES = 32
+# Stored and shown where a fair table's commitment would be: this table's dice can be predicted.
+REPRODUCIBLE = "reproducible"
+
+
+class ReproducibleSeed(bytes):
+    """A seed derived from something public: the table's dice replay exactly, and are not fair."""
+
+    __slots__ = ()
 
 
 def draw_message(table_id: str, number: int, purpose: str) -> bytes:
@@ -65,6 +78,7 @@ class FairRandomness:
         if next_number < 0:
             raise ValueError("draw numbers start at 0")
         self._seed = bytes(seed)
+        self.reproducible = isinstance(seed, ReproducibleSeed)
         self._keyed: hmac.HMAC | None = None  # keyed on the first draw: most actions of a game draw nothing
         self.table_id = table_id
         self.next_number = next_number
@@ -81,8 +95,8 @@ class FairRandomness:
 
     @property
     def commitment(self) -> str:
-        """sha256(seed) in hex: published when the game starts."""
-        return commitment_of(self._seed)
+        """sha256(seed) in hex, published when the game starts; REPRODUCIBLE for a seed anyone can work out."""
+        return REPRODUCIBLE if self.reproducible else commitment_of(self._seed)
 
     def stream(self, purpose: str) -> FairStream:
         if self._keyed is None:

@@ -21,21 +21,43 @@ COMPARATORS: dict[str, Callable[[int, int], bool]] = {
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """`count` dice of `sides` faces, keeping the `keep` highest ("h") or lowest ("l") when `keep_mode` is set."""
+    """`count` dice of `sides` faces, keeping the `keep` highest ("h") or lowest ("l") when `keep_mode` is set.
+
+    `d66`: BCDice's D66, two d6 read as tens and ones (in the order rolled), worth 11..66.
+    """
 
     count: int
     sides: int
     keep: int | None = None
     keep_mode: str | None = None  # "h" or "l"
+    d66: bool = False
 
     @property
     def kept(self) -> int:
         return self.count if self.keep is None else self.keep
 
     @property
+    def smallest(self) -> int:
+        return 11 if self.d66 else self.kept
+
+    @property
+    def largest(self) -> int:
+        return 66 if self.d66 else self.kept * self.sides
+
+    @property
     def text(self) -> str:
+        if self.d66:
+            return "D66"
         base = f"{self.count}d{self.sides}"
         return base if self.keep is None else f"{base}k{self.keep_mode}{self.keep}"
+
+
+D66 = Dice(2, 6, d66=True)
+
+
+def d66_value(faces: tuple[int, ...]) -> int:
+    """What a D66's two faces read as: the first the tens, the second the ones."""
+    return 10 * faces[0] + faces[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +82,13 @@ class Term:
         if self.dice is None:
             low = high = self.multiplier
         else:
-            low = self.dice.kept * self.multiplier
-            high = self.dice.kept * self.dice.sides * self.multiplier
+            low = self.dice.smallest * self.multiplier
+            high = self.dice.largest * self.multiplier
         return (low, high) if self.sign > 0 else (-high, -low)
 
 
-# One dice group as the roller runs it: (count, sides, signed multiplier, keep or 0, keep highest?).
-Step = tuple[int, int, int, int, bool]
+# One dice group as the roller runs it: (count, sides, signed multiplier, keep or 0, keep highest?, D66?).
+Step = tuple[int, int, int, int, bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +112,7 @@ class Plan:
         if comparison is not None:
             normalized += f"{comparison[0]}{comparison[1]}"
         steps = tuple(
-            (t.dice.count, t.dice.sides, t.sign * t.multiplier, t.dice.keep or 0, t.dice.keep_mode == "h")
+            (t.dice.count, t.dice.sides, t.sign * t.multiplier, t.dice.keep or 0, t.dice.keep_mode == "h", t.dice.d66)
             for t in terms
             if t.dice is not None
         )

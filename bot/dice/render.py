@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.dice.grammar import parse
-from bot.dice.model import Dice, Plan, RollResult
+from bot.dice.model import Dice, Plan, RollResult, d66_value
 from bot.i18n import catalog, normalize_locale
 
 DISCORD_LIMIT = 2000
@@ -32,6 +32,8 @@ def _face(face: int, sides: int, dropped: bool) -> str:
 
 def _dice_text(dice: Dice, faces: tuple[int, ...], dropped: tuple[int, ...], short: bool, words: Words) -> str:
     gone = set(dropped)
+    if dice.d66:  # tens and ones, then what they read as: "D66 (3, 5 → 35)"
+        return f"{dice.text} ({', '.join(_face(f, dice.sides, False) for f in faces)} → {d66_value(faces)})"
     if short:
         kept = sum(f for i, f in enumerate(faces) if i not in gone)
         return words["dice.render.short_term"].format(dice=dice.text, sum=kept)

@@ -7,7 +7,7 @@ from itertools import repeat
 from typing import TypeVar
 
 from bot.dice.grammar import parse
-from bot.dice.model import COMPARATORS, RollResult
+from bot.dice.model import COMPARATORS, RollResult, d66_value
 from bot.dice.randomness import Randomness, SystemRandomness
 
 T = TypeVar("T")
@@ -26,9 +26,13 @@ def roll(text: str, rng: Randomness | None = None) -> RollResult:
     all_faces: list[tuple[int, ...]] = []
     all_dropped: list[tuple[int, ...]] = []
     total = plan.constant
-    for count, sides, multiplier, keep, highest in plan.steps:
+    for count, sides, multiplier, keep, highest, d66 in plan.steps:
         faces = tuple(map(die, repeat(sides, count)))
         all_faces.append(faces)
+        if d66:
+            total += multiplier * d66_value(faces)
+            all_dropped.append(())
+            continue
         if not keep:
             total += multiplier * sum(faces)
             all_dropped.append(())

@@ -19,6 +19,14 @@ A shuffle (it uses a draw number too):
   - order      the order `shuffle()` gave
 Other keys (label, time, user...) are ignored. Each (table_id, number) may appear once.
 
+A log is one table's, complete: every line has the same table_id, and the draw numbers are exactly
+0 .. n-1 (a table numbers its draws from 0 and never skips one), so a line taken out is named by
+its number. An empty log verifies nothing and fails. (The last draws of a table cannot be told
+missing from the log alone: a log ends where the table ended.)
+
+A line is refused, never crashes the check: JSON nested too deep or a number too long, a draw
+number past 2**63 - 1, a table id that is not UTF-8 text, faces that are not lists of integers.
+
 `log_entry()` and `shuffle_entry()` write records in exactly this shape.
 """
 
@@ -36,6 +44,8 @@ from bot.dice.model import RollResult
 from bot.dice.roller import roll, shuffle
 
 MAX_SHUFFLE = 100_000  # a count beyond any deck: refuse rather than build a huge list
+MAX_NUMBER = 2**63 - 1  # draw numbers go into the HMAC message as 8 bytes, and into SQLite's 64 bits
+_SCALARS = (str, int, float, bool, type(None))
 
 
 class Mismatch(BaseModel):
@@ -53,14 +63,21 @@ class Mismatch(BaseModel):
 
 
 class VerifyReport(BaseModel):
+    """`tables`: the table ids the log names, in order of appearance; `missing`: the first draw numbers
+    absent from 0 .. the highest one logged, and `missing_count` how many are. A log verifies when it
+    has draws, all of one table, none missing, and each reproduced."""
+
     model_config = ConfigDict(frozen=True)
 
     checked: int
     mismatches: tuple[Mismatch, ...]
+    tables: tuple[str, ...] = ()
+    missing: tuple[int, ...] = ()
+    missing_count: int = 0
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        return self.checked > 0 and not self.mismatches and not self.missing_count and len(self.tables) == 1
 
 
 def log_entry(result: RollResult, table_id: str) -> dict[str, Any]:
@@ -109,24 +126,75 @@ def _field(entry: dict[str, Any], name: str, kind: type, line: int) -> Any:
     return value
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _faces(value: list[Any], flat: bool, name: str, line: int) -> list[Any]:
+    """Logged faces: integers (flat), or lists of integers (per term); anything else is refused."""
+    ok = all(_is_int(v) for v in value) if flat else all(isinstance(t, list) and all(map(_is_int, t)) for t in value)
+    if not ok:
+        raise DiceError("dice.verify.bad_line", line=line, reason=name)
+    return value
+
+
+def _flat_list(entry: dict[str, Any], name: str, line: int) -> list[Any]:
+    """A list of plain JSON values (card ids, numbers): a shuffle never holds nested structures."""
+    value: list[Any] = _field(entry, name, list, line)
+    if not all(isinstance(v, _SCALARS) for v in value):
+        raise DiceError("dice.verify.bad_line", line=line, reason=name)
+    return value
+
+
+def _entry(raw: str, line: int) -> dict[str, Any]:
+    try:
+        entry = json.loads(raw)
+    except (ValueError, RecursionError):  # bad JSON, a number of thousands of digits, nesting too deep
+        raise DiceError("dice.verify.bad_line", line=line, reason="JSON") from None
+    if not isinstance(entry, dict):
+        raise DiceError("dice.verify.bad_line", line=line, reason="JSON")
+    return entry
+
+
+def _table_id(entry: dict[str, Any], line: int) -> str:
+    table_id: str = _field(entry, "table_id", str, line)
+    try:
+        table_id.encode("utf-8")  # a lone surrogate ("\ud800") is valid JSON but no text
+    except UnicodeEncodeError:
+        raise DiceError("dice.verify.bad_line", line=line, reason="table_id") from None
+    return table_id
+
+
+def missing_numbers(numbers: Iterable[int], shown: int = 20) -> tuple[list[int], int]:
+    """The draw numbers absent from 0 .. max(numbers), the draws a log or a table left out: the first
+    `shown` of them and how many there are. Counted gap by gap, never listed whole: one line with
+    draw number 10**18 must not make a list of 10**18 numbers."""
+    first: list[int] = []
+    count = 0
+    expected = 0
+    for number in sorted(set(numbers)):
+        if number > expected:
+            count += number - expected
+            first.extend(range(expected, min(number, expected + shown - len(first))))
+        expected = number + 1
+    return first, count
+
+
 def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
     """Recompute every draw of the log from `seed`. Unreadable lines raise DiceError."""
     mismatches: list[Mismatch] = []
     seen: set[tuple[str, int]] = set()
+    tables: dict[str, None] = {}  # in order of appearance
     checked = 0
     for line_no, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        try:
-            entry = json.loads(raw)
-        except json.JSONDecodeError:
-            raise DiceError("dice.verify.bad_line", line=line_no, reason="JSON") from None
-        if not isinstance(entry, dict):
-            raise DiceError("dice.verify.bad_line", line=line_no, reason="JSON")
-        table_id = _field(entry, "table_id", str, line_no)
+        entry = _entry(raw, line_no)
+        table_id = _table_id(entry, line_no)
         number = _field(entry, "number", int, line_no)
-        if number < 0:
+        if not 0 <= number <= MAX_NUMBER:
             raise DiceError("dice.verify.bad_line", line=line_no, reason="number")
+        tables[table_id] = None
         rng = FairRandomness(seed, table_id, next_number=number)
         key = (table_id, number)
         if key in seen:
@@ -136,11 +204,11 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
         seen.add(key)
         if "shuffle" in entry:
             items = entry["shuffle"]
-            if isinstance(items, int) and not isinstance(items, bool) and 0 <= items <= MAX_SHUFFLE:
+            if _is_int(items) and 0 <= items <= MAX_SHUFFLE:
                 items = list(range(items))
-            elif not isinstance(items, list):
-                raise DiceError("dice.verify.bad_line", line=line_no, reason="shuffle")
-            order = _field(entry, "order", list, line_no)
+            else:
+                items = _flat_list(entry, "shuffle", line_no)
+            order = _flat_list(entry, "order", line_no)
             expected = shuffle(items, rng)
             if order != expected:
                 mismatches.append(
@@ -158,7 +226,8 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
             expression = _field(entry, "expression", str, line_no)
             # "dice" holds the faces per term; "faces" (as engine events carry them) all faces in order.
             flat = "dice" not in entry
-            logged_dice = _field(entry, "faces" if flat else "dice", list, line_no)
+            name = "faces" if flat else "dice"
+            logged_dice = _faces(_field(entry, name, list, line_no), flat, name, line_no)
             logged_total = _field(entry, "total", int, line_no)
             try:
                 result = roll(expression, rng)
@@ -181,4 +250,7 @@ def verify_log(seed: bytes, lines: Iterable[str]) -> VerifyReport:
                     )
                 )
         checked += 1
-    return VerifyReport(checked=checked, mismatches=tuple(mismatches))
+    missing, count = missing_numbers(number for _, number in seen) if len(tables) == 1 else ([], 0)
+    return VerifyReport(
+        checked=checked, mismatches=tuple(mismatches), tables=tuple(tables), missing=tuple(missing), missing_count=count
+    )

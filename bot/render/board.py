@@ -9,6 +9,7 @@ in a hand or the order of a deck.
 from __future__ import annotations
 
 from bot.catalog.cards import AuraCompolta
+from bot.dice.fair import REPRODUCIBLE
 from bot.engine.options import GameOptions
 from bot.engine.state import GameState, PlayerState, Unit
 from bot.i18n import t
@@ -27,10 +28,7 @@ def render_board(
     """`finished`: the game is closed even if its state is not over (ended at the table, no winner)."""
     names = Names(state, locale)
     lines = status_lines(state, locale, finished=finished)
-    if commitment:
-        lines.append(t("render.board.dice", locale, commitment=commitment))
-    if revealed_seed:
-        lines.append(t("render.board.seed", locale, seed=revealed_seed))
+    lines += dice_lines(commitment, revealed_seed, locale)
     fields = [_player_field(state, seat, names) for seat in range(len(state.players))]
     if state.pending is not None:
         fields.append(_pending_field(state, names))
@@ -38,6 +36,19 @@ def render_board(
         fields.append(_lasting_field(state, names))
     fields.append(Field(name=t("render.board.options", locale), value="\n".join(option_lines(state.options, locale))))
     return Message(title=_title(state, names, finished), lines=lines, fields=fields)
+
+
+def dice_lines(commitment: str | None, revealed_seed: str | None, locale: str) -> list[str]:
+    """What the table says about its dice: the commitment of a fair table, or plainly that a seeded
+    table's dice are reproducible and not fair (it has no commitment to show); the seed once revealed."""
+    lines = []
+    if commitment == REPRODUCIBLE:
+        lines.append(t("render.board.reproducible", locale))
+    elif commitment:
+        lines.append(t("render.board.dice", locale, commitment=commitment))
+    if revealed_seed:
+        lines.append(t("render.board.seed", locale, seed=revealed_seed))
+    return lines
 
 
 def _title(state: GameState, names: Names, finished: bool) -> str:

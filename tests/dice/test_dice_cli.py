@@ -88,4 +88,20 @@ def test_verify_refuses_unreadable_input(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["verify", "--seed", "00", "--log", str(tmp_path / "log.jsonl")]) == 2
     assert "Line 1 of the log" in capsys.readouterr().err
     assert main(["verify", "--seed", "00", "--log", str(tmp_path / "missing.jsonl")]) == 2
-    assert "cannot be read" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_the_dash_hint_is_in_both_catalogs_and_in_roll_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.i18n import t
+
+    ja, en = t("dice.cli.dash_hint", "ja"), t("dice.cli.dash_hint", "en")
+    assert ja != en and "referee roll -- -1d6" in ja and "referee roll -- -1d6" in en
+    with pytest.raises(SystemExit):
+        main(["roll", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())  # argparse re-flows the epilog
+    assert " ".join(ja.split()) in shown and " ".join(en.split()) in shown
+
+
+def test_an_expression_starting_with_a_dash_rolls_after_double_dash(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["roll", "--json", "--", "-1d6"]) == 0
+    assert -6 <= json.loads(capsys.readouterr().out)["total"] <= -1

@@ -4,9 +4,9 @@ named; a running game's seed stays secret."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
-import io
 import json
 import re
 import shutil
@@ -21,15 +21,45 @@ DEMO = Path(__file__).resolve().parents[2] / "docs" / "demo-game.txt"
 CHANNEL = "1"
 
 
+def play_fair(db: Path, lines: list[str]) -> str:
+    """Play `lines` at a fair table (a secret seed, its commitment published) and return the transcript.
+
+    The demo's moves fit the deck orders of `--seed 7`, so the table gets that seed, but as a fair
+    table's secret (plain bytes): `referee console --seed` itself runs a reproducible table instead,
+    which has no commitment to check."""
+    from bot.catalog import load_catalog
+    from bot.cli.console import console_table_id, seeded
+    from bot.console.session import ConsoleSession
+    from bot.console.transcript import play_lines
+    from bot.service import TableService
+    from bot.store import Store
+
+    out: list[str] = []
+
+    async def play() -> int:
+        with Store.open(db) as store:
+            secret = seeded(7, int(CHANNEL), lambda: len(store.history(int(CHANNEL))))
+            service = TableService(
+                store, load_catalog, seed_factory=lambda: bytes(secret()), table_id_factory=console_table_id
+            )
+            try:
+                return await play_lines(
+                    ConsoleSession(service, channel_id=int(CHANNEL), locale="ja"), lines, out.append
+                )
+            finally:
+                service.close()
+
+    assert asyncio.run(play()) == 0
+    return "\n".join(out)
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The demo game played to its knock-out on a database file; the file and the console transcript."""
     db = tmp_path_factory.mktemp("played") / "game.sqlite3"
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["console", "--db", str(db), "--script", str(DEMO), "--seed", "7", "--strict"])
-    assert code == 0, out.getvalue()[-2000:]
-    return db, out.getvalue()
+    transcript = play_fair(db, DEMO.read_text(encoding="utf-8").splitlines())
+    assert "✗" not in transcript, "a line of the demo was refused"
+    return db, transcript
 
 
 @pytest.fixture
@@ -90,7 +120,7 @@ def test_the_transcript_publishes_the_commitment_first_and_the_seed_at_the_end(p
     seed, commitment = _game(db)
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
     start = transcript.index("/game start")
-    first_roll = transcript.index("公正ダイス #")
+    first_roll = transcript.index("（ダイス #")
     shown_commitment = transcript.index(commitment, start)
     assert shown_commitment < first_roll, "the commitment is shown as the game opens, before any roll"
     assert seed not in transcript[:first_roll]
@@ -142,6 +172,20 @@ def test_a_tampered_filed_roll_fails_and_is_named(db: Path, capsys: pytest.Captu
     assert f"filed roll {row} in the rolls table (#{number}" in err
 
 
+def test_a_deleted_filed_roll_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each roll of the game is filed as it is made: a row taken out of the rolls table is missed."""
+    rows = _sql(db, "SELECT id, number, expression FROM rolls WHERE number IS NOT NULL ORDER BY number")
+    row, number, expression = rows[len(rows) // 2]
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'rolls'"):
+            conn.execute(f'DROP TRIGGER "{name}"')
+        conn.execute("DELETE FROM rolls WHERE id = ?", (row,))
+    code, _, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 1
+    assert f"roll #{number} ({expression}, event " in err and "not in the rolls table" in err
+    assert "FAILED" in err
+
+
 def test_a_tampered_deck_order_fails_and_is_named(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seq, data = _sql(db, "SELECT seq, data FROM events WHERE type = 'deck_shuffled' ORDER BY seq LIMIT 1")[0]
     event = json.loads(str(data))
@@ -184,10 +228,7 @@ def test_a_tampered_exported_face_fails_and_is_named(db: Path, capsys: pytest.Ca
 
 def test_a_running_game_keeps_its_seed_secret(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "running.sqlite3"
-    script = tmp_path / "opening.txt"
-    lines = DEMO.read_text(encoding="utf-8").splitlines()
-    script.write_text("\n".join(lines[:40]) + "\n", encoding="utf-8")
-    assert _run(capsys, "console", "--db", db, "--script", script, "--seed", "7", "--strict")[0] == 0
+    play_fair(db, DEMO.read_text(encoding="utf-8").splitlines()[:40])
     seed, commitment = _game(db)
     assert _sql(db, "SELECT status FROM games")[0][0] == "active"
     assert _sql(db, "SELECT count(*) FROM events WHERE type = 'dice_rolled'")[0][0] > 0, "it has rolls to check"
@@ -232,3 +273,23 @@ def test_every_roll_of_the_game_is_filed_including_the_one_that_ended_it(played:
     assert logged and filed == logged
     (next_roll,) = _sql(db, "SELECT next_roll FROM games WHERE channel_id = ?", int(CHANNEL))[0]
     assert next_roll == max(logged) + 1
+
+
+def test_a_seeded_game_is_checked_but_called_reproducible_not_fair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`referee console --seed 7` plays a reproducible table: no commitment to check, and verify says
+    the draws agree with the seed without calling the dice fair."""
+    db = tmp_path / "seeded.sqlite3"
+    assert _run(capsys, "console", "--db", db, "--script", DEMO, "--seed", "7", "--strict")[0] == 0
+    code, out, err = _run(capsys, "verify", "--db", db, "--channel", CHANNEL)
+    assert code == 0, err
+    assert "reproducible, not fair" in out and "再現用" in out
+    assert "Its dice were reproducible, not fair." in out and "commitment reproducible" not in out
+    log = tmp_path / "rolls.jsonl"
+    code, out, _ = _run(capsys, "replay", CHANNEL, "--db", db, "--roll-log", log, "--locale", "en")
+    assert code == 0
+    command = next(line for line in out.splitlines() if "referee verify --seed" in line).split()
+    code, out, err = _run(capsys, *command[command.index("verify") :])
+    assert code == 0, err
+    assert "reproducible, not fair" in out and "Commitment" not in out + err
