@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from bot.errors import RefereeError
+from bot.i18n import bilingual
 
 # Explicit list: a module that fails to import fails loudly instead of vanishing from --help.
 COMMANDS: tuple[str, ...] = ("run", "roll", "verify", "cards", "ruling", "replay", "console")
@@ -65,7 +66,7 @@ def _check_encoding(argv: Sequence[str]) -> None:
 def _dash_hint(argv: Sequence[str]) -> str:
     """A hint for `referee roll -1d6`: an expression starting with a dash looks like an option."""
     looks_like_expression = any(len(a) > 1 and a[0] == "-" and (a[1].isdigit() or a[1] in "dD") for a in argv)
-    return RefereeError("common.cli.dash_hint").bilingual() if looks_like_expression else ""
+    return bilingual("dice.cli.dash_hint") if looks_like_expression else ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,7 +27,7 @@ def test_an_expression_starting_with_a_dash_gets_a_bilingual_error_and_the_way_t
     assert main(["roll", "-1d6"]) == 2
     err = capsys.readouterr().err
     assert "コマンドラインが正しくありません" in err and "The command line is not right" in err
-    assert "referee roll -- -1d6" in err
+    assert "referee roll -- -1d6+3" in err
     assert "Traceback" not in err
 
 
