@@ -29,7 +29,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     # Bad input raises DiceError, which main() prints bilingually on stderr with exit status 2.
     result = roll(" ".join(args.expression))
     if args.json:
-        print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
+        print(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
         print(render(result, args.locale or settings.default_locale))
     return 0

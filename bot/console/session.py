@@ -227,7 +227,7 @@ class ConsoleSession:
 
         Not one of the game's numbered fair draws (those are the engine's): even when `--seed` makes
         these rolls repeatable, they carry no draw number, so the transcript never shows two "#0"s."""
-        result = roll(line.text, self.dice).model_copy(update={"number": None})
+        result = roll(line.text, self.dice).unnumbered()
         faces = [list(term) for term in result.dice]
         who = line.actor
         await self.service.record_roll(self.channel_id, user_id(who or "-"), result.normalized, faces, result.total)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict
 
 # Canonical comparison operators and what they test.
 COMPARATORS: dict[str, Callable[[int, int], bool]] = {
@@ -130,15 +128,17 @@ class Plan:
         return self.normalized if self.label is None else f"{self.normalized} {self.label}"
 
 
-class RollResult(BaseModel):
+@dataclass(frozen=True, slots=True)
+class RollResult:
     """What one roll gave.
 
     `dice` holds the faces of each dice term in written order; `dropped` the indices (into the
     same term's faces) that keep-highest/lowest set aside. `number` is the draw number inside a fair
     table, None for rolls from the OS CSPRNG.
-    """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    A plain frozen dataclass, not a pydantic model: only the roller makes one, from values it has
+    already checked, and `referee roll` then starts without building any model (bench/startup.py).
+    """
 
     expression: str
     normalized: str
@@ -149,21 +149,19 @@ class RollResult(BaseModel):
     success: bool | None
     number: int | None = None
 
-    @classmethod
-    def trusted(cls, fields: dict[str, Any]) -> RollResult:
-        """Build from fields the roller has already made right, skipping validation.
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as plain JSON-ready values (tuples as lists), in field order."""
+        return {
+            "expression": self.expression,
+            "normalized": self.normalized,
+            "label": self.label,
+            "dice": [list(term) for term in self.dice],
+            "dropped": [list(term) for term in self.dropped],
+            "total": self.total,
+            "success": self.success,
+            "number": self.number,
+        }
 
-        The roller's hot path: it fills the same four slots `model_construct` fills, without
-        model_construct's per-field bookkeeping (a test checks the result equals a validated one).
-        """
-        result = _new(cls)
-        _set(result, "__dict__", fields)
-        _set(result, "__pydantic_fields_set__", set(_ALL_FIELDS))  # its own set: pydantic may add to it
-        _set(result, "__pydantic_extra__", None)
-        _set(result, "__pydantic_private__", None)
-        return result
-
-
-_new = object.__new__
-_set = object.__setattr__
-_ALL_FIELDS = set(RollResult.model_fields)
+    def unnumbered(self) -> RollResult:
+        """The same roll without a draw number (a roll outside the table's numbered draws)."""
+        return replace(self, number=None)

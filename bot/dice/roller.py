@@ -43,17 +43,15 @@ def roll(text: str, rng: Randomness | None = None) -> RollResult:
         total += multiplier * (sum(faces) - sum([faces[i] for i in gone]))
         all_dropped.append(tuple(sorted(gone)))
     comparison = plan.comparison
-    return RollResult.trusted(
-        {
-            "expression": text.strip(),
-            "normalized": plan.normalized,
-            "label": plan.label,
-            "dice": tuple(all_faces),
-            "dropped": tuple(all_dropped),
-            "total": total,
-            "success": None if comparison is None else COMPARATORS[comparison[0]](total, comparison[1]),
-            "number": getattr(stream, "number", None),
-        }
+    return RollResult(
+        expression=text.strip(),
+        normalized=plan.normalized,
+        label=plan.label,
+        dice=tuple(all_faces),
+        dropped=tuple(all_dropped),
+        total=total,
+        success=None if comparison is None else COMPARATORS[comparison[0]](total, comparison[1]),
+        number=getattr(stream, "number", None),
     )
 
 

@@ -81,7 +81,7 @@ def _roll_or_refuse(text: str) -> None:
         return
     assert abs(result.total) <= MAX_TOTAL
     assert result.dice, "a roll has at least one die"
-    result.model_dump_json().encode("utf-8")  # it can be stored and printed
+    json.dumps(result.as_dict(), ensure_ascii=False).encode("utf-8")  # it can be stored and printed
     for locale in ("ja", "en"):
         shown = render(result, locale)
         assert len(shown) <= 2000
