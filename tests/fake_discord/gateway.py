@@ -24,7 +24,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, MEMBERS, INVALID_SESSION, HELLO, ACK = (
-    0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11,
+    0,
+    1,
+    2,
+    3,
+    4,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
 )
 GUILD_MESSAGES_INTENT = 1 << 9
 

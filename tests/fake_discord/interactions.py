@@ -16,7 +16,13 @@ if TYPE_CHECKING:
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 # Callback types
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = (
-    1, 4, 5, 6, 7, 8, 9,
+    1,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
 )
 ALLOWED_CALLBACKS: dict[int, set[int]] = {
     APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
@@ -251,7 +257,9 @@ def _infer_type(value: Any) -> int:
 
 def _encode(kind: int, value: Any, guild: FakeGuild, resolved: dict[str, dict[str, Any]]) -> Any:
     if kind in (USER, MENTIONABLE) and isinstance(value, FakeUser | FakeMember | int | str):
-        user_id = value.user.id if isinstance(value, FakeMember) else value.id if isinstance(value, FakeUser) else int(value)
+        user_id = (
+            value.user.id if isinstance(value, FakeMember) else value.id if isinstance(value, FakeUser) else int(value)
+        )
         member = guild.members.get(user_id)
         if member is not None:
             resolved.setdefault("users", {})[str(user_id)] = member.user.payload()
@@ -267,7 +275,11 @@ def _encode(kind: int, value: Any, guild: FakeGuild, resolved: dict[str, dict[st
         channel_id = value.id if isinstance(value, FakeChannel) else int(value)
         ch = guild.channels[channel_id]
         resolved.setdefault("channels", {})[str(channel_id)] = {
-            "id": str(ch.id), "name": ch.name, "type": ch.type, "permissions": str((1 << 51) - 1), "flags": 0,
+            "id": str(ch.id),
+            "name": ch.name,
+            "type": ch.type,
+            "permissions": str((1 << 51) - 1),
+            "flags": 0,
         }
         return str(channel_id)
     if kind == ROLE:

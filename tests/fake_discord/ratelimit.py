@@ -63,7 +63,10 @@ class RateLimits:
     given: list[RateLimitRecord] = field(default_factory=list)
 
     def spec(self, bucket_route: str) -> tuple[int, float]:
-        if bucket_route in ("POST /channels/{channel_id}/messages", "PATCH /channels/{channel_id}/messages/{message_id}"):
+        if bucket_route in (
+            "POST /channels/{channel_id}/messages",
+            "PATCH /channels/{channel_id}/messages/{message_id}",
+        ):
             return self.message_limit, self.message_period
         return self.route_limit, self.route_period
 

@@ -75,7 +75,11 @@ class Router:
         self.routes: list[Route] = []
 
     def add(self, method: str, template: str) -> Callable[[Handler], Handler]:
-        pattern = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{").replace(r"\}", "}")) + "$"
+        pattern = (
+            "^"
+            + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(template).replace(r"\{", "{").replace(r"\}", "}"))
+            + "$"
+        )
 
         def register(handler: Handler) -> Handler:
             self.routes.append(Route(method, template, handler, re.compile(pattern)))
@@ -97,7 +101,7 @@ router = Router()
 
 async def handle(fake: FakeDiscord, request: web.Request) -> web.Response:
     """Entry point for everything under /api/v10."""
-    path = request.path[len(API_PREFIX):] or "/"
+    path = request.path[len(API_PREFIX) :] or "/"
     method = request.method
     body = await _read_body(request)
     base_headers = {"Via": "1.1 google"}  # discord.py treats a 429 without Via as a Cloudflare ban
@@ -142,7 +146,9 @@ def _finish(
     if data is None:
         return web.Response(status=status, headers=headers)
     # discord.py decodes JSON only when Content-Type is exactly "application/json" (no charset parameter).
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={**headers, "Content-Type": "application/json"})
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={**headers, "Content-Type": "application/json"}
+    )
 
 
 async def _read_body(request: web.Request) -> Any:

@@ -4,6 +4,7 @@ endpoint, plus the in-process driver API a test calls."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Callable
@@ -140,18 +141,18 @@ class FakeDiscord:
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 raise TimeoutError("condition not met in time")
-            event = self._changed
-            try:
-                await asyncio.wait_for(event.wait(), min(remaining, 0.25))
-            except TimeoutError:
-                pass
+            # Re-check at least every 0.25 s as a safety net for a change that did not call changed().
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.25))
 
     async def wait_ready(self, shards: int | None = None, timeout: float = 10.0) -> list[GatewaySession]:
         """Wait until `shards` sessions (default: the fake's shard count) are identified and connected."""
         wanted = self.shard_count if shards is None else shards
         return list(
             await self.wait_until(
-                lambda: (live := [s for s in self.gateway.live_sessions() if s.connected]) and len(live) >= wanted and live,
+                lambda: (
+                    (live := [s for s in self.gateway.live_sessions() if s.connected]) and len(live) >= wanted and live
+                ),
                 timeout,
             )
         )
@@ -230,7 +231,9 @@ class FakeDiscord:
         for msg in reversed(self.messages(channel)):
             if with_components and not msg.custom_ids():
                 continue
-            if msg.ephemeral and (visible_to is None or msg.interaction_user is None or msg.interaction_user.id != visible_to.id):
+            if msg.ephemeral and (
+                visible_to is None or msg.interaction_user is None or msg.interaction_user.id != visible_to.id
+            ):
                 continue
             return msg
         return None
@@ -243,7 +246,9 @@ class FakeDiscord:
         return msg
 
     def _new_message(self, channel: FakeChannel, body: dict[str, Any], **kw: Any) -> FakeMessage:
-        msg = FakeMessage(self.snowflakes.next(), channel.id, channel.guild_id, self.bot_user, self.application_id, **kw)
+        msg = FakeMessage(
+            self.snowflakes.next(), channel.id, channel.guild_id, self.bot_user, self.application_id, **kw
+        )
         msg.apply(body)
         self._messages.setdefault(channel.id, []).append(msg)
         self._message_index[msg.id] = msg
@@ -336,7 +341,9 @@ class FakeDiscord:
             raise LookupError(f"{user.name} is not a member of {guild.name}")
         return member
 
-    def _base(self, kind: int, data: dict[str, Any], guild: FakeGuild, channel: FakeChannel, member: FakeMember) -> dict[str, Any]:
+    def _base(
+        self, kind: int, data: dict[str, Any], guild: FakeGuild, channel: FakeChannel, member: FakeMember
+    ) -> dict[str, Any]:
         bot = guild.members[self.bot_user.id]
         return ix.base_payload(
             interaction_id=self.snowflakes.next(),
@@ -350,8 +357,14 @@ class FakeDiscord:
             app_permissions=guild.permissions_of(bot),
         )
 
-    async def _send(self, payload: dict[str, Any], guild: FakeGuild, user: FakeUser, channel: FakeChannel | None,
-                    source: FakeMessage | None = None) -> InteractionHandle:
+    async def _send(
+        self,
+        payload: dict[str, Any],
+        guild: FakeGuild,
+        user: FakeUser,
+        channel: FakeChannel | None,
+        source: FakeMessage | None = None,
+    ) -> InteractionHandle:
         session = self.gateway.owner_of(guild.id)
         if session is None:
             raise NoSession(f"no gateway session owns guild {guild.id} (shard {self.shard_of(guild)})")
@@ -362,11 +375,23 @@ class FakeDiscord:
         self.changed()
         return handle
 
-    def _command_data(self, guild: FakeGuild, name: str, options: dict[str, Any] | None, subcommand: str | None,
-                      kind: int, strict: bool, focused: str | None = None) -> dict[str, Any]:
-        command = ix.find_command(self.commands(guild.id), name, kind) or ix.find_command(self.commands(None), name, kind)
+    def _command_data(
+        self,
+        guild: FakeGuild,
+        name: str,
+        options: dict[str, Any] | None,
+        subcommand: str | None,
+        kind: int,
+        strict: bool,
+        focused: str | None = None,
+    ) -> dict[str, Any]:
+        command = ix.find_command(self.commands(guild.id), name, kind) or ix.find_command(
+            self.commands(None), name, kind
+        )
         if command is None and strict:
-            raise LookupError(f"/{name} was not synced to {guild.name} or globally (pass strict=False to send it anyway)")
+            raise LookupError(
+                f"/{name} was not synced to {guild.name} or globally (pass strict=False to send it anyway)"
+            )
         schema = None if command is None else list(command.get("options") or [])
         leaf_schema, path = ix.nest_subcommand(schema, subcommand)
         resolved: dict[str, dict[str, Any]] = {}
@@ -398,7 +423,9 @@ class FakeDiscord:
         guild = self.guild(channel.guild_id)
         member = self._member(guild, user)
         data = self._command_data(guild, command_name, options, subcommand, 1, strict)
-        return await self._send(self._base(ix.APPLICATION_COMMAND, data, guild, channel, member), guild, member.user, channel)
+        return await self._send(
+            self._base(ix.APPLICATION_COMMAND, data, guild, channel, member), guild, member.user, channel
+        )
 
     async def autocomplete(
         self,
@@ -416,8 +443,15 @@ class FakeDiscord:
         data = self._command_data(guild, command_name, options, subcommand, 1, strict, focused=focused)
         return await self._send(self._base(ix.AUTOCOMPLETE, data, guild, channel, member), guild, member.user, channel)
 
-    async def _component(self, user: FakeUser | FakeMember, message: FakeMessage, custom_id: str,
-                         types: tuple[int, ...], values: list[str] | None, strict: bool) -> InteractionHandle:
+    async def _component(
+        self,
+        user: FakeUser | FakeMember,
+        message: FakeMessage,
+        custom_id: str,
+        types: tuple[int, ...],
+        values: list[str] | None,
+        strict: bool,
+    ) -> InteractionHandle:
         channel = self.channel(message.channel_id)
         guild = self.guild(channel.guild_id)
         member = self._member(guild, user)
@@ -426,10 +460,14 @@ class FakeDiscord:
             if message.deleted:
                 raise LookupError("the message was deleted")
             if comp is None or int(comp.get("type", 0)) not in types:
-                raise LookupError(f"no component {custom_id!r} of type {types} on message {message.id}: {message.custom_ids()}")
+                raise LookupError(
+                    f"no component {custom_id!r} of type {types} on message {message.id}: {message.custom_ids()}"
+                )
             if comp.get("disabled"):
                 raise LookupError(f"component {custom_id!r} is disabled")
-            if message.ephemeral and (message.interaction_user is None or message.interaction_user.id != member.user.id):
+            if message.ephemeral and (
+                message.interaction_user is None or message.interaction_user.id != member.user.id
+            ):
                 raise LookupError("an ephemeral message is only visible to the user it answered")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": int(comp["type"]) if comp else types[0]}
         if values is not None:
@@ -438,14 +476,25 @@ class FakeDiscord:
         payload["message"] = message.payload()
         return await self._send(payload, guild, member.user, channel, message)
 
-    async def click(self, user: FakeUser | FakeMember, message: FakeMessage, custom_id: str, *, strict: bool = True) -> InteractionHandle:
+    async def click(
+        self, user: FakeUser | FakeMember, message: FakeMessage, custom_id: str, *, strict: bool = True
+    ) -> InteractionHandle:
         return await self._component(user, message, custom_id, (2,), None, strict)
 
-    async def select(self, user: FakeUser | FakeMember, message: FakeMessage, custom_id: str, values: list[str],
-                     *, strict: bool = True) -> InteractionHandle:
+    async def select(
+        self,
+        user: FakeUser | FakeMember,
+        message: FakeMessage,
+        custom_id: str,
+        values: list[str],
+        *,
+        strict: bool = True,
+    ) -> InteractionHandle:
         return await self._component(user, message, custom_id, (3, 5, 6, 7, 8), [str(v) for v in values], strict)
 
-    async def send_raw(self, guild: FakeGuild, data: Any, event: str = "INTERACTION_CREATE") -> InteractionHandle | None:
+    async def send_raw(
+        self, guild: FakeGuild, data: Any, event: str = "INTERACTION_CREATE"
+    ) -> InteractionHandle | None:
         """Dispatch any payload (malformed ones included) to the session owning the guild. When it carries an
         id and a token, a handle records whatever the bot answers."""
         session = self.gateway.owner_of(guild.id)
@@ -488,15 +537,23 @@ class FakeDiscord:
             except ApiError as exc:
                 handle.rejected.append({"type": kind, "status": 400, "error": str(exc.errors)})
                 raise
-        result: dict[str, Any] = {"interaction": {"id": str(handle.id), "type": handle.type}, "resource": {"type": kind}}
+        result: dict[str, Any] = {
+            "interaction": {"id": str(handle.id), "type": handle.type},
+            "resource": {"type": kind},
+        }
         message: FakeMessage | None = None
         if kind in (ix.CHANNEL_MESSAGE, ix.DEFERRED_CHANNEL_MESSAGE) and handle.channel is not None:
             flags = int(data.get("flags") or 0) & EPHEMERAL
             if kind == ix.DEFERRED_CHANNEL_MESSAGE:
                 flags |= LOADING
             message = self._new_message(
-                handle.channel, {**data, "flags": None}, flags=flags, interaction_id=handle.id,
-                interaction_user=handle.user, interaction_type=handle.type, via_webhook=True,
+                handle.channel,
+                {**data, "flags": None},
+                flags=flags,
+                interaction_id=handle.id,
+                interaction_user=handle.user,
+                interaction_type=handle.type,
+                via_webhook=True,
             )
             handle.original = message
             result["interaction"].update(
@@ -556,8 +613,13 @@ class FakeDiscord:
             raise ApiError(404, 10015, "Unknown Webhook")
         check_message(body)
         msg = self._new_message(
-            handle.channel, {**body, "flags": None}, flags=int(body.get("flags") or 0) & EPHEMERAL,
-            interaction_id=handle.id, interaction_user=handle.user, interaction_type=handle.type, via_webhook=True,
+            handle.channel,
+            {**body, "flags": None},
+            flags=int(body.get("flags") or 0) & EPHEMERAL,
+            interaction_id=handle.id,
+            interaction_user=handle.user,
+            interaction_type=handle.type,
+            via_webhook=True,
         )
         handle.followups.append(msg)
         await self._broadcast("MESSAGE_CREATE", msg)
