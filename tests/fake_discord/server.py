@@ -238,6 +238,10 @@ class FakeDiscord:
             return msg
         return None
 
+    def message(self, message_id: int) -> FakeMessage | None:
+        """Any stored message by id (ephemeral and deleted ones included)."""
+        return self._message_index.get(message_id)
+
     def channel_message(self, channel_id: int, message_id: int) -> FakeMessage:
         self.channel(channel_id)
         msg = self._message_index.get(message_id)
