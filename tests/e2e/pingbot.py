@@ -24,6 +24,19 @@ class AgainButton(discord.ui.View):
         await interaction.response.edit_message(content=f"pong again for {interaction.user.name}", view=self)
 
 
+class FruitSelect(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.select(
+        custom_id="pick:select",
+        options=[discord.SelectOption(label=f, value=f) for f in ("apple", "apricot", "banana")],
+        max_values=2,
+    )
+    async def chosen(self, interaction: discord.Interaction, select: discord.ui.Select[FruitSelect]) -> None:
+        await interaction.response.send_message("selected " + ",".join(select.values), ephemeral=True)
+
+
 class PingFeatures(commands.Bot):
     def __init__(
         self,
@@ -61,8 +74,32 @@ class PingFeatures(commands.Bot):
             await interaction.edit_original_response(content="done")
             await interaction.followup.send("extra", ephemeral=True)
 
-        self.tree.add_command(ping)
-        self.tree.add_command(slow)
+        async def fruit_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [
+                app_commands.Choice(name=f, value=f) for f in ("apple", "apricot", "banana") if f.startswith(current)
+            ]
+
+        @app_commands.command(name="pick", description="Picks a fruit, then offers a select menu")
+        @app_commands.autocomplete(fruit=fruit_names)
+        async def pick(interaction: discord.Interaction, fruit: str) -> None:
+            await interaction.response.send_message(f"picked {fruit}", view=FruitSelect())
+
+        @app_commands.command(name="whoami", description="Says whether the caller may manage messages")
+        async def whoami(interaction: discord.Interaction) -> None:
+            role = "moderator" if interaction.permissions.manage_messages else "player"
+            await interaction.response.send_message(f"{role} ({interaction.locale.value})", ephemeral=True)
+
+        @app_commands.command(name="long", description="Answers with more than Discord allows")
+        async def long(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("x" * 2001)
+
+        for command in (ping, slow, pick, whoami, long):
+            self.tree.add_command(command)
+        self.errors: list[BaseException] = []
+
+        @self.tree.error
+        async def record(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+            self.errors.append(error.original if isinstance(error, app_commands.CommandInvokeError) else error)
 
     async def setup_hook(self) -> None:
         self.add_view(AgainButton(self))

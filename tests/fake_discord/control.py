@@ -150,6 +150,14 @@ async def _raw(fake: FakeDiscord, body: dict[str, Any], request: web.Request) ->
     return None if handle is None else handle.to_json()
 
 
+async def _redeliver(fake: FakeDiscord, body: dict[str, Any], request: web.Request) -> Any:
+    handle = fake.interactions.get(int(body["interaction_id"]))
+    if handle is None:
+        raise LookupError("unknown interaction")
+    await fake.redeliver(handle)
+    return handle.to_json()
+
+
 async def _maybe_wait(handle: InteractionHandle, body: dict[str, Any]) -> Any:
     """With "wait": seconds, the answer comes back once the first callback arrived (or the wait ran out)."""
     wait = body.get("wait")
@@ -256,6 +264,7 @@ ROUTES: list[tuple[str, str, ControlHandler]] = [
     ("POST", "/click", _click),
     ("POST", "/select", _select),
     ("POST", "/raw", _raw),
+    ("POST", "/redeliver", _redeliver),
     ("GET", "/interactions", _interactions),
     ("GET", "/interactions/{id}", _interaction),
     ("GET", "/channels/{id}/messages", _messages),
@@ -389,6 +398,9 @@ class ControlClient:
 
     async def send_raw(self, guild_id: str, data: Any, event: str = "INTERACTION_CREATE") -> Any:
         return await self.call("POST", "/raw", {"guild_id": guild_id, "data": data, "event": event})
+
+    async def redeliver(self, interaction_id: str) -> Any:
+        return await self.call("POST", "/redeliver", {"interaction_id": interaction_id})
 
     async def interaction(self, interaction_id: str, *, wait: float | None = None) -> Any:
         return await self.call("GET", f"/interactions/{interaction_id}", wait=wait)

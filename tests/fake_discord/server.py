@@ -496,6 +496,15 @@ class FakeDiscord:
     ) -> InteractionHandle:
         return await self._component(user, message, custom_id, (3, 5, 6, 7, 8), [str(v) for v in values], strict)
 
+    async def redeliver(self, handle: InteractionHandle) -> None:
+        """Dispatch the same INTERACTION_CREATE again (same id and token), as Discord may after a reconnect.
+        The handle keeps collecting; a second callback is refused with 40060 like on Discord."""
+        guild_id = handle.payload.get("guild_id")
+        session = self.gateway.owner_of(int(guild_id)) if guild_id else None
+        if session is None:
+            raise NoSession("no gateway session for the interaction's guild")
+        await session.dispatch("INTERACTION_CREATE", handle.payload)
+
     async def send_raw(
         self, guild: FakeGuild, data: Any, event: str = "INTERACTION_CREATE"
     ) -> InteractionHandle | None:
