@@ -95,9 +95,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        server = site._server
-        assert server is not None and getattr(server, "sockets", None)
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = int(self._runner.addresses[0][1])  # the port the OS picked when port=0
 
     async def stop(self) -> None:
         for session in list(self.gateway.sessions.values()):
