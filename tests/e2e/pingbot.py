@@ -37,6 +37,16 @@ class FruitSelect(discord.ui.View):
         await interaction.response.send_message("selected " + ",".join(select.values), ephemeral=True)
 
 
+class NoteModal(discord.ui.Modal, title="Note"):
+    text: discord.ui.TextInput[NoteModal] = discord.ui.TextInput(label="Text", custom_id="note:text")
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="note:modal")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted: {self.text.value}", ephemeral=True)
+
+
 class PingFeatures(commands.Bot):
     def __init__(
         self,
@@ -93,7 +103,11 @@ class PingFeatures(commands.Bot):
         async def long(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("x" * 2001)
 
-        for command in (ping, slow, pick, whoami, long):
+        @app_commands.command(name="note", description="Opens a modal")
+        async def note(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NoteModal())
+
+        for command in (ping, slow, pick, whoami, long, note):
             self.tree.add_command(command)
         self.errors: list[BaseException] = []
 

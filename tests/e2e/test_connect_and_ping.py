@@ -17,7 +17,7 @@ async def test_bot_connects_syncs_and_answers_ping_publicly(fake: FakeDiscord, s
 
     bot = await start_bot(fake, sync_guild=guild)
 
-    assert sorted(c.name for c in bot.synced) == ["long", "pick", "ping", "slow", "whoami"]
+    assert sorted(c.name for c in bot.synced) == ["long", "note", "pick", "ping", "slow", "whoami"]
     assert [c.id for c in bot.synced] == [int(c["id"]) for c in fake.commands(guild)]
     assert fake.command_syncs[-1]["guild_id"] == guild.id
     sent = next(c for c in fake.command_syncs[-1]["payload"] if c["name"] == "ping")

@@ -114,3 +114,18 @@ async def test_the_driver_refuses_what_no_user_could_do(fake: FakeDiscord, start
         await fake.invoke(alice, channel, "ping", {"loud": True})  # not an option of /ping
     with pytest.raises(LookupError):
         await fake.click(bob, hidden, "ping:again")  # somebody else's ephemeral message
+
+
+async def test_a_modal_opened_by_a_command_is_submitted_with_its_values(
+    fake: FakeDiscord, start_bot: BotStarter
+) -> None:
+    guild, channel, alice = await _club(fake)
+    await start_bot(fake, sync_guild=guild)
+
+    opened = await fake.invoke(alice, channel, "note")
+    modal = await opened.response()
+    assert modal.type == 9 and modal.data["custom_id"] == "note:modal"
+
+    submitted = await fake.submit_modal(opened, {"note:text": "first turn"})
+    answer = await submitted.response()
+    assert answer.content == "noted: first turn" and answer.ephemeral and submitted.type == 5

@@ -58,7 +58,7 @@ async def test_a_bot_process_is_driven_through_the_control_endpoint(fake_process
         try:
             await fake.wait_ready(timeout=30)
             commands = await fake.wait_commands(guild["id"], timeout=30)
-            assert sorted(c["name"] for c in commands) == ["long", "pick", "ping", "slow", "whoami"]
+            assert sorted(c["name"] for c in commands) == ["long", "note", "pick", "ping", "slow", "whoami"]
 
             ping = await fake.invoke(alice["id"], channel["id"], "ping", wait=5)
             [answer] = ping["callbacks"]

@@ -150,6 +150,14 @@ async def _raw(fake: FakeDiscord, body: dict[str, Any], request: web.Request) ->
     return None if handle is None else handle.to_json()
 
 
+async def _modal(fake: FakeDiscord, body: dict[str, Any], request: web.Request) -> Any:
+    opened_by = fake.interactions.get(int(body["interaction_id"]))
+    if opened_by is None:
+        raise LookupError("unknown interaction")
+    user = _user(fake, body) if body.get("user_id") else None
+    return await _maybe_wait(await fake.submit_modal(opened_by, body["values"], user=user), body)
+
+
 async def _redeliver(fake: FakeDiscord, body: dict[str, Any], request: web.Request) -> Any:
     handle = fake.interactions.get(int(body["interaction_id"]))
     if handle is None:
@@ -265,6 +273,7 @@ ROUTES: list[tuple[str, str, ControlHandler]] = [
     ("POST", "/select", _select),
     ("POST", "/raw", _raw),
     ("POST", "/redeliver", _redeliver),
+    ("POST", "/submit_modal", _modal),
     ("GET", "/interactions", _interactions),
     ("GET", "/interactions/{id}", _interaction),
     ("GET", "/channels/{id}/messages", _messages),
@@ -398,6 +407,12 @@ class ControlClient:
 
     async def send_raw(self, guild_id: str, data: Any, event: str = "INTERACTION_CREATE") -> Any:
         return await self.call("POST", "/raw", {"guild_id": guild_id, "data": data, "event": event})
+
+    async def submit_modal(
+        self, interaction_id: str, values: dict[str, str], *, user_id: str | None = None, wait: float | None = None
+    ) -> Any:
+        body = {"interaction_id": interaction_id, "values": values, "user_id": user_id, "wait": wait}
+        return await self.call("POST", "/submit_modal", body)
 
     async def redeliver(self, interaction_id: str) -> Any:
         return await self.call("POST", "/redeliver", {"interaction_id": interaction_id})

@@ -90,7 +90,7 @@ class RateLimits:
             while self._global and now - self._global[0] >= 1.0:
                 self._global.popleft()
             if len(self._global) >= self.global_limit:
-                retry = max(0.001, 1.0 - (now - self._global[0]))
+                retry = max(0.001, 1.0 - (now - self._global[0])) if self._global else 1.0
                 self.given.append(RateLimitRecord(method, path, "global", "global", retry, time.time()))
                 headers = {
                     "X-RateLimit-Global": "true",

@@ -30,6 +30,7 @@ from .world import (
     FakeRole,
     FakeUser,
     Snowflakes,
+    iter_components,
 )
 
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13)  # what the invite would grant: the basics + manage messages
@@ -493,6 +494,33 @@ class FakeDiscord:
         strict: bool = True,
     ) -> InteractionHandle:
         return await self._component(user, message, custom_id, (3, 5, 6, 7, 8), [str(v) for v in values], strict)
+
+    async def submit_modal(
+        self, opened_by: InteractionHandle, values: dict[str, str], *, user: FakeUser | FakeMember | None = None
+    ) -> InteractionHandle:
+        """Type 5: the user fills in the modal that `opened_by` answered with (callback type 9), giving a value
+        per text input custom_id. Another `user` may be named to test a refusal."""
+        modal = next((c for c in opened_by.callbacks if c.type == ix.MODAL), None)
+        if modal is None or opened_by.channel is None:
+            raise LookupError("that interaction was not answered with a modal")
+        guild = self.guild(opened_by.channel.guild_id)
+        member = self._member(guild, user or opened_by.user)
+        inputs = [c for c in iter_components(modal.components) if c.get("type") == 4]
+        unknown = set(values) - {c["custom_id"] for c in inputs}
+        if unknown:
+            raise KeyError(f"the modal has no text inputs {sorted(unknown)}")
+        rows = [
+            {
+                "type": 1,
+                "components": [{"type": 4, "custom_id": c["custom_id"], "value": values.get(c["custom_id"], "")}],
+            }
+            for c in inputs
+        ]
+        data = {"custom_id": modal.data["custom_id"], "components": rows}
+        payload = self._base(ix.MODAL_SUBMIT, data, guild, opened_by.channel, member)
+        if opened_by.source_message is not None:
+            payload["message"] = opened_by.source_message.payload()
+        return await self._send(payload, guild, member.user, opened_by.channel, opened_by.source_message)
 
     async def redeliver(self, handle: InteractionHandle) -> None:
         """Dispatch the same INTERACTION_CREATE again (same id and token), as Discord may after a reconnect.
