@@ -37,6 +37,7 @@ DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, MEMBERS, INVA
     11,
 )
 GUILD_MESSAGES_INTENT = 1 << 9
+LOG_LIMIT = 20_000  # dispatches kept per session for RESUME; an older sequence gets INVALID_SESSION, as on Discord
 
 
 @dataclass
@@ -70,6 +71,8 @@ class GatewaySession:
     created: float = field(default_factory=time.monotonic)
     connects: int = 1
     resumes: int = 0
+    # Held while a dispatch is logged and sent, and while a RESUME replays, so a socket sees events in order.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def owns(self, guild_id: int) -> bool:
         return (guild_id >> 22) % self.shard_count == self.shard_id
@@ -79,9 +82,15 @@ class GatewaySession:
         return self.conn is not None and not self.conn.ws.closed
 
     async def dispatch(self, event: str, data: Any) -> int:
+        async with self.lock:
+            return await self.dispatch_locked(event, data)
+
+    async def dispatch_locked(self, event: str, data: Any) -> int:
         self.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
         self.log.append((self.seq, payload))
+        if len(self.log) > LOG_LIMIT:
+            del self.log[: LOG_LIMIT // 2]
         if self.conn is not None:
             try:
                 await self.conn.send(payload)
@@ -168,7 +177,6 @@ class Gateway:
             return None
         session = GatewaySession(secrets.token_hex(16), shard_id, shard_count, int(data.get("intents") or 0))
         session.conn = conn
-        self.sessions[session.session_id] = session
         guilds = [g for g in self.fake.guilds.values() if session.owns(g.id)]
         await session.dispatch(
             "READY",
@@ -193,25 +201,33 @@ class Gateway:
         )
         for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild.create_payload(guild.members.get(self.fake.bot_user.id)))
+        # Only now can interactions be routed to it: they never overtake the GUILD_CREATE of their guild.
+        self.sessions[session.session_id] = session
         return session
 
     async def _resume(self, conn: Connection, data: dict[str, Any]) -> GatewaySession | None:
         await self.resume_gate.wait()
         session = self.sessions.get(str(data.get("session_id")))
-        if session is None or session.invalid or data.get("token") != self.fake.token:
+        after = int(data.get("seq") or 0)
+        if (
+            session is None
+            or session.invalid
+            or data.get("token") != self.fake.token
+            or (session.log and after < session.log[0][0] - 1)
+        ):
             await conn.send({"op": INVALID_SESSION, "d": False})
             return None
-        old = session.conn
-        session.conn = conn
-        if old is not None and old is not conn and not old.ws.closed:
-            await old.ws.close(code=4000)
-        session.resumes += 1
-        session.connects += 1
-        after = int(data.get("seq") or 0)
-        for seq, payload in list(session.log):
-            if seq > after:
-                await conn.send(payload)
-        await session.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        async with session.lock:
+            old = session.conn
+            session.conn = conn
+            if old is not None and old is not conn and not old.ws.closed:
+                await old.ws.close(code=4000)
+            session.resumes += 1
+            session.connects += 1
+            for seq, payload in list(session.log):
+                if seq > after:
+                    await conn.send(payload)
+            await session.dispatch_locked("RESUMED", {"_trace": ["fake-discord"]})
         return session
 
     # Faults a test can ask for ------------------------------------------------------------------------
