@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import aiohttp
@@ -222,7 +222,9 @@ async def _rate_limits(fake: FakeDiscord, body: dict[str, Any], request: web.Req
 
 
 async def _wait_ready(fake: FakeDiscord, body: dict[str, Any], request: web.Request) -> Any:
-    sessions = await fake.wait_ready(body.get("shards"), float(body.get("timeout", 10)))
+    sessions = await fake.wait_ready(
+        body.get("shards"), float(body.get("timeout", 10)), exclude=body.get("exclude", [])
+    )
     return [s.to_json() for s in sessions]
 
 
@@ -438,8 +440,8 @@ class ControlClient:
     async def rate_limits(self) -> Any:
         return await self.call("GET", "/rate_limits")
 
-    async def wait_ready(self, shards: int | None = None, timeout: float = 10.0) -> Any:
-        return await self.call("POST", "/wait_ready", {"shards": shards, "timeout": timeout})
+    async def wait_ready(self, shards: int | None = None, timeout: float = 10.0, *, exclude: Sequence[str] = ()) -> Any:
+        return await self.call("POST", "/wait_ready", {"shards": shards, "timeout": timeout, "exclude": list(exclude)})
 
     async def wait_commands(self, guild_id: str | None = None, timeout: float = 10.0) -> Any:
         return await self.call("POST", "/wait_commands", {"guild_id": guild_id, "timeout": timeout})

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from aiohttp import web
@@ -144,17 +144,19 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.25))
 
-    async def wait_ready(self, shards: int | None = None, timeout: float = 10.0) -> list[GatewaySession]:
-        """Wait until `shards` sessions (default: the fake's shard count) are identified and connected."""
+    async def wait_ready(
+        self, shards: int | None = None, timeout: float = 10.0, *, exclude: Iterable[str] = ()
+    ) -> list[GatewaySession]:
+        """Wait until `shards` sessions (default: the fake's shard count) are identified and connected. Sessions
+        named in `exclude` do not count: after a bot restart, pass the old session ids to wait for new ones."""
         wanted = self.shard_count if shards is None else shards
-        return list(
-            await self.wait_until(
-                lambda: (
-                    (live := [s for s in self.gateway.live_sessions() if s.connected]) and len(live) >= wanted and live
-                ),
-                timeout,
-            )
-        )
+        old = set(exclude)
+
+        def ready() -> list[GatewaySession]:
+            live = [s for s in self.gateway.live_sessions() if s.connected and s.session_id not in old]
+            return live if len(live) >= wanted else []
+
+        return list(await self.wait_until(ready, timeout))
 
     # World ----------------------------------------------------------------------------------------------
     async def create_guild(self, name: str = "guild", *, id: int | None = None, locale: str = "en-US") -> FakeGuild:
