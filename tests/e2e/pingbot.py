@@ -23,6 +23,11 @@ class AgainButton(discord.ui.View):
         self.bot.clicks.append((interaction.user.id, (interaction.data or {}).get("custom_id", "")))
         await interaction.response.edit_message(content=f"pong again for {interaction.user.name}", view=self)
 
+    @discord.ui.button(label="Later", custom_id="ping:later", style=discord.ButtonStyle.secondary)
+    async def later(self, interaction: discord.Interaction, button: discord.ui.Button[AgainButton]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="edited after a deferred update", view=None)
+
 
 class FruitSelect(discord.ui.View):
     def __init__(self) -> None:

@@ -29,7 +29,7 @@ async def test_bot_connects_syncs_and_answers_ping_publicly(fake: FakeDiscord, s
     assert answer.type == 4 and answer.content == "pong" and not answer.ephemeral
     assert answer.allowed_mentions == {"parse": []}
     posted = fake.latest_message(channel, with_components=True)
-    assert posted is not None and posted.content == "pong" and posted.custom_ids() == ["ping:again"]
+    assert posted is not None and posted.content == "pong" and posted.custom_ids() == ["ping:again", "ping:later"]
     assert bot.invocations == [str(handle.id)]
 
 
@@ -95,3 +95,24 @@ async def test_deferred_answer_is_edited_and_followed_up_and_a_second_answer_is_
         assert resp.status == 400
         assert (await resp.json())["code"] == 40060
     assert handle.rejected == [{"type": 4, "status": 400, "error": "already acknowledged"}]
+
+
+async def test_a_deferred_update_then_an_edit_of_the_original_changes_the_clicked_message(
+    fake: FakeDiscord, start_bot: BotStarter
+) -> None:
+    guild = await fake.create_guild("club")
+    channel = await fake.create_channel(guild)
+    alice = fake.create_user("alice")
+    fake.add_member(guild, alice)
+    await start_bot(fake, sync_guild=guild)
+    await (await fake.invoke(alice, channel, "ping")).response()
+    table = fake.latest_message(channel, with_components=True)
+    assert table is not None
+
+    click = await fake.click(alice, table, "ping:later")
+    assert (await click.response()).type == 6
+    await click.wait_edits(1)
+
+    assert click.original is table
+    assert table.content == "edited after a deferred update" and table.components == []
+    assert len(fake.public_messages(channel)) == 1
