@@ -166,6 +166,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted, w: Writer) -> None:
     s.phase = "start"
     s.active = None
     s.passes = 0
+    s.deck_look = None
     s.knockouts_this_turn = 0
     for seat, p in enumerate(s.players):
         if p.ether_effects_used:
@@ -179,6 +180,7 @@ def _phase_started(s: GameState, e: ev.PhaseStarted, w: Writer) -> None:
     s.phase = e.phase
     s.active = None
     s.passes = 0
+    s.deck_look = None  # a look a manual effect allowed lasts until its phase ends
     for seat, p in enumerate(s.players):
         if p.charge_done:
             w.player(s, seat).charge_done = False
@@ -332,14 +334,39 @@ def _continuing_ticked(s: GameState, e: ev.ContinuingTicked, w: Writer) -> None:
     s.continuing = [c._shallow(remaining=e.remaining) if c.id == e.id else c for c in s.continuing]
 
 
+def _manual(s: GameState, e: ev.ManualEffect, w: Writer) -> None:
+    if e.look > 0:
+        s.deck_look = build.DeckLook(seat=e.seat, card=e.card, count=e.look)
+
+
+def _deck_looked(s: GameState, e: ev.DeckLooked, w: Writer) -> None:
+    if s.deck_look is not None:  # replaced, never changed: it may be shared with the input state
+        s.deck_look = s.deck_look._shallow(looked=True)
+
+
+def _adjust_requested(s: GameState, e: ev.AdjustRequested, w: Writer) -> None:
+    s.pending_adjust = build.PendingAdjust(
+        seat=e.seat, owner=e.owner, subject=e.subject, field=e.field, value=e.new, note=e.note
+    )
+
+
+def _adjust_rejected(s: GameState, e: ev.AdjustRejected, w: Writer) -> None:
+    s.pending_adjust = None
+
+
 def _adjusted(s: GameState, e: ev.Adjusted, w: Writer) -> None:
+    if e.confirmed_by is not None:
+        s.pending_adjust = None
+    if e.field == "deck_top":
+        s.deck_look = None  # the cards looked at are back on the deck: the look is over
     if e.field == "hp":
         w.unit(s, e.subject).hp = e.new
     elif e.field == "tapped":
         w.unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
         unit = w.unit(s, e.subject)
-        s.def_mods.append(build.DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
+        controller = e.seat if e.moderator is None else unit.owner
+        s.def_mods.append(build.DefModifier(unit=unit.uid, amount=e.new, controller=controller, until="turn"))
     elif e.field == "resonance":
         w.aura(s, e.subject).resonance = e.new
     else:
@@ -390,6 +417,8 @@ def _game_ended(s: GameState, e: ev.GameEnded, w: Writer) -> None:
     s.pending = None
     s.winner = e.winner
     s.end_reason = e.reason
+    s.pending_adjust = None
+    s.deck_look = None
 
 
 def _nothing(s: GameState, e: Any, w: Writer) -> None:
@@ -429,8 +458,11 @@ FOLD: dict[type[Any], Callable[[GameState, Any, Writer], None]] = {
     ev.DefChangesExpired: _def_expired,
     ev.ContinuingStarted: _continuing_started,
     ev.ContinuingTicked: _continuing_ticked,
-    ev.ManualEffect: _nothing,
+    ev.ManualEffect: _manual,
     ev.Adjusted: _adjusted,
+    ev.AdjustRequested: _adjust_requested,
+    ev.AdjustRejected: _adjust_rejected,
+    ev.DeckLooked: _deck_looked,
     ev.ResonanceRaised: _resonance_raised,
     ev.ResonanceReset: _resonance,
     ev.Summoned: _summoned,
