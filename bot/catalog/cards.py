@@ -20,7 +20,6 @@ CardId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")
 """A stable ascii slug: lowercase letters, digits, `-` and `_`; it never changes once published."""
 
 
-
 def _valid_name(value: str) -> str:
     """A printed name, NFKC-normalised; an invisible or direction-changing character is refused (bot/names.py)."""
     normal = unicodedata.normalize("NFKC", value)
