@@ -131,3 +131,12 @@ async def test_no_action_lets_a_player_act_for_the_other_seat_or_out_of_turn(ses
         with pytest.raises(NotSeated):
             await service.act(channel, int(carol), action.model_copy(update={"player": carol}))
     assert await _state(session) == state
+
+
+async def test_legal_lists_the_answers_to_a_waiting_request(session: ConsoleSession) -> None:
+    text(await session.run(START))
+    text(await session.run("bob: /adjust subject:alice field:ether value:3"))
+    alice = text(await session.run("alice: /legal"))
+    assert "alice: /adjust confirm" in alice and "alice: /adjust reject" in alice
+    bob = text(await session.run("bob: /legal"))
+    assert "bob: /adjust reject" in bob and "/adjust confirm" not in bob
