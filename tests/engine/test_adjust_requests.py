@@ -3,7 +3,10 @@ it (or a moderator makes the correction); no request ends a game. One's own thin
 
 from __future__ import annotations
 
-from bot.engine import Adjust, ConfirmAdjust, ModeratorAdjust, RejectAdjust
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine import Adjust, ConfirmAdjust, ModeratorAdjust, RejectAdjust, RuleViolation
 from bot.render.events import render_events
 
 from .conftest import refused
@@ -98,3 +101,52 @@ def test_a_moderator_correction_takes_effect_at_once_and_names_the_moderator() -
     assert render_events(new, before, "en") == ["Moderator 999 adjusts Volk the Iron Wall(alice) hp: 38 → 30 (fix)."]
     err = refused(t, ModeratorAdjust(moderator="999", subject="alice", field="discard", value=1))
     assert err.message_key == "engine.adjust_own_cards_only"
+
+
+_SUBJECTS = {
+    "hp": ["p1.ignis-hart", "p1.sola-lyne", "p1.garde-volk", "p2.mizuha", "p2.kiri-no-sei", "p2.rei-glacia"],
+    "tapped": ["p1.ignis-hart", "p2.mizuha"],
+    "def_turn": ["p1.garde-volk", "p2.rei-glacia"],
+    "ether": ["alice", "bob"],
+    "astral_rights": ["alice", "bob"],
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["alice", "bob"]),
+            st.sampled_from(sorted(_SUBJECTS)),
+            st.integers(0, 5),
+            st.integers(-12, 40),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_no_unconfirmed_adjustment_ever_changes_the_other_players_things(
+    tries: list[tuple[str, str, int, int]],
+) -> None:
+    """Whatever mix of adjustments both players send, the other player's things change only by a
+    confirmation, and the game never ends before one."""
+    t = sample_table()
+    for player, field, pick, value in tries:
+        subjects = _SUBJECTS[field]
+        subject = subjects[pick % len(subjects)]
+        owner = "alice" if subject in ("alice",) or subject.startswith("p1.") else "bob"
+        before = t.state
+        try:
+            new = t.do(Adjust(player=player, subject=subject, field=field, value=value))  # type: ignore[arg-type]
+        except RuleViolation:
+            continue
+        if owner != player:
+            assert [e.type for e in new] == ["adjust_requested"]
+            assert t.state.model_copy(update={"pending_adjust": None}) == before.model_copy(
+                update={"pending_adjust": None}
+            )
+            assert not t.state.over
+            t.do(RejectAdjust(player=owner))
+        if t.state.over:
+            assert owner == player  # only one's own leader can be set to 0 without a confirmation
+            return
