@@ -23,7 +23,18 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from pydantic import TypeAdapter
 
 from bot.dice import FairRandomness
-from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
+from bot.engine import (
+    Action,
+    Event,
+    GameOptions,
+    GameState,
+    ModeratorAdjust,
+    StartGame,
+    apply,
+    legal_actions,
+    replay,
+    start_action,
+)
 from bot.errors import RefereeError
 from bot.i18n import normalize_locale, t
 from bot.state_text import state_text
@@ -59,6 +70,7 @@ BARRIER_TYPES = frozenset(
         "sephirot_checked",
         "game_ended",
         "conceded",
+        "deck_looked",  # a player saw cards of their deck: taking the look back would not unsee them
     }
 )
 
@@ -268,10 +280,11 @@ class TableService:
         start = start_action(self.catalog, [(str(uid), name, deck) for uid, name, deck in seats], options)
         return await self.start_game(channel_id, user_id, start, guild_id=guild_id, is_moderator=is_moderator)
 
-    async def act(self, channel_id: int, user_id: int, action: Action) -> Outcome:
-        """Apply one player's action. Only a seated player, and only for their own seat."""
+    async def act(self, channel_id: int, user_id: int, action: Action, *, is_moderator: bool = False) -> Outcome:
+        """Apply one player's action. Only a seated player, and only for their own seat; a
+        `ModeratorAdjust` only for a moderator (`is_moderator`, as the front end's permissions say)."""
         async with self.lock(channel_id):
-            return await self._run(self.act_now, channel_id, user_id, action)
+            return await self._run(self.act_now, channel_id, user_id, action, is_moderator)
 
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
@@ -361,7 +374,7 @@ class TableService:
         self._cache.put(channel_id, _Held(game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
-    def act_now(self, channel_id: int, user_id: int, action: Action) -> Outcome:
+    def act_now(self, channel_id: int, user_id: int, action: Action, is_moderator: bool = False) -> Outcome:
         """`act` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
         held = self._cache.get(channel_id)
         if held is not None:
@@ -369,14 +382,21 @@ class TableService:
             # refuses it if another process moved the game on. Only when something is refused is the held
             # game compared with the file, and on a stale one the action is tried again on the stored game.
             try:
-                return self._act_on(held.game, held.state, user_id, action)
+                return self._act_on(held.game, held.state, user_id, action, is_moderator)
             except RefereeError as exc:
                 if not _maybe_stale(exc) or self._is_current(held.game):
                     raise
-        return self._act_on(*self._load(channel_id), user_id, action)
+        return self._act_on(*self._load(channel_id), user_id, action, is_moderator=is_moderator)
 
-    def _act_on(self, game: GameRecord, state: GameState, user_id: int, action: Action) -> Outcome:
-        self._check_seat(state, user_id, action)
+    def _act_on(
+        self,
+        game: GameRecord,
+        state: GameState,
+        user_id: int,
+        action: Action,
+        is_moderator: bool = False,
+    ) -> Outcome:
+        self._check_seat(state, user_id, action, is_moderator)
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
         rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
         new_state, events = apply(state, action, rng)
@@ -469,7 +489,13 @@ class TableService:
             known = {}
         return {code: known[code] if known.get(code) == card else card for code, card in cards.items()}
 
-    def _check_seat(self, state: GameState, user_id: int, action: Action) -> None:
+    def _check_seat(self, state: GameState, user_id: int, action: Action, is_moderator: bool = False) -> None:
+        if isinstance(action, ModeratorAdjust):  # a moderator need not be seated, but must be one
+            if not is_moderator:
+                raise NotModerator()
+            if action.moderator != str(user_id):
+                raise NotYourSeat()
+            return
         if state.seat_of(str(user_id)) is None:
             raise NotSeated()
         player = getattr(action, "player", None)

@@ -5,17 +5,32 @@ All models are frozen and refuse unknown fields, so a typo in a data file is an 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
 from bot.catalog.effects import DamageEffect, Effect, Timing
 from bot.catalog.names import normalize_name
 from bot.i18n import t
+from bot.names import hidden_char
 
 CardId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")]
 """A stable ascii slug: lowercase letters, digits, `-` and `_`; it never changes once published."""
+
+
+def _valid_name(value: str) -> str:
+    """A printed name, NFKC-normalised; an invisible or direction-changing character is refused (bot/names.py)."""
+    normal = unicodedata.normalize("NFKC", value)
+    char = hidden_char(normal)
+    if char is not None:
+        raise PydanticCustomError("bad_name", "the name holds an invisible or bidi character {char}", {"char": char})
+    return normal
+
+
+Name = Annotated[str, AfterValidator(_valid_name)]
+"""A card, skill or deck name as printed: no character that could make two names look the same."""
 
 Cost = Annotated[int, Field(ge=0, le=10)]
 
@@ -43,8 +58,8 @@ class Skill(Frozen):
     """
 
     id: CardId = Field(description="Unique among the skills of this Arcastella.")
-    name: str = Field(min_length=1, description="Japanese name as printed.")
-    name_en: str | None = Field(default=None, description="English name, if any.")
+    name: Name = Field(min_length=1, description="Japanese name as printed.")
+    name_en: Name | None = Field(default=None, description="English name, if any.")
     kind: Literal["attack", "support", "leader", "astral"] = Field(description="Which kind of skill.")
     cost: Cost = Field(default=0, description="Ether paid to use it.")
     timing: Timing = Field(default="own_turn", description="When it may be used or when it triggers.")
@@ -72,8 +87,8 @@ class CardBase(Frozen):
     """Fields every card has."""
 
     id: CardId = Field(description="Stable ascii slug, unique in the catalog.")
-    name: str = Field(min_length=1, description="Japanese name as printed.")
-    name_en: str | None = Field(default=None, description="English name, if any.")
+    name: Name = Field(min_length=1, description="Japanese name as printed.")
+    name_en: Name | None = Field(default=None, description="English name, if any.")
     text: str = Field(default="", description="The card text as printed (Japanese).")
     keywords: tuple[str, ...] = Field(default=(), description="Keywords and traits, for search and effects.")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bot.catalog.cards import CardId, Frozen
+from bot.catalog.cards import CardId, Frozen, Name
 
 
 class DeckRules(Frozen):
@@ -37,8 +37,8 @@ class Deck(Frozen):
     """A player's deck file."""
 
     id: CardId = Field(description="Stable ascii slug, unique among decks.")
-    name: str = Field(min_length=1, description="Japanese name.")
-    name_en: str | None = Field(default=None, description="English name, if any.")
+    name: Name = Field(min_length=1, description="Japanese name.")
+    name_en: Name | None = Field(default=None, description="English name, if any.")
     text: str = Field(default="", description="A short description of how the deck plays.")
     leader: CardId = Field(description="The leader: one of the three Arcastella.")
     arcastella: tuple[CardId, ...] = Field(

@@ -13,6 +13,8 @@ from bot.catalog.cards import Card
 from bot.catalog.catalog import Catalog, DeckRefs, check_deck, check_deck_refs, name_clashes
 from bot.catalog.decks import Deck, DeckRules
 from bot.catalog.problems import CatalogError, Problem, from_pydantic
+from bot.errors import RefereeError
+from bot.files import InputFileError, read_text
 from bot.paths import data_folder
 
 DECKS_FOLDER = "decks"
@@ -34,6 +36,27 @@ class DeckFile(Deck):
     model_config = ConfigDict(title="HorizonNotes Referee deck file")
 
     notice: str | None = Field(default=None, description="Shown with the deck, e.g. SAMPLE DATA.")
+
+
+class TomlUnreadable(RefereeError):
+    """A card or deck file that cannot be read as TOML: `message_key` is the problem's key (a cards
+    problem, or the common.file key of bot/files.py), its args are strings."""
+
+    key = "cards.problem.toml"
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A card or deck file as a TOML table, read through bot/files.py (a regular file of bounded size, in
+    UTF-8: never /dev/zero or a FIFO). Deep nesting, which makes tomllib recurse without end, is
+    refused as the catalog's own problem like any other broken file."""
+    try:
+        return tomllib.loads(read_text(path))
+    except InputFileError as exc:
+        raise TomlUnreadable(exc.message_key, **{k: str(v) for k, v in exc.args_.items()}) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TomlUnreadable("cards.problem.toml", detail=str(exc)) from None
+    except RecursionError:
+        raise TomlUnreadable("cards.problem.too_deep") from None
 
 
 def problems_of(exc: ValidationError, file: str, item: str, tagged: bool = True) -> list[Problem]:
@@ -82,14 +105,9 @@ class Loader:
 
     def _read(self, path: Path) -> dict[str, Any] | None:
         try:
-            with path.open("rb") as fh:
-                return tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            self.problems.append(Problem(file=self.name(path), key="cards.problem.toml", args={"detail": str(exc)}))
-        except (OSError, UnicodeDecodeError) as exc:
-            self.problems.append(
-                Problem(file=self.name(path), key="cards.problem.unreadable", args={"detail": str(exc)})
-            )
+            return read_toml(path)
+        except TomlUnreadable as exc:
+            self.problems.append(Problem(file=self.name(path), key=exc.message_key, args=exc.args_))
         return None
 
     def add_card_file(self, path: Path) -> None:

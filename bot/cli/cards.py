@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from bot.catalog import Catalog, CatalogError, Deck, UnknownCard, load_catalog
 from bot.catalog.cards import CARD_TYPES, Card
 from bot.catalog.describe import describe_card
-from bot.catalog.loader import Loader, is_deck_file
+from bot.catalog.loader import Loader, TomlUnreadable, is_deck_file, read_toml
 from bot.catalog.names import normalize_name
 from bot.catalog.schema import stale_schemas, write_schemas
 from bot.i18n import bilingual, t
@@ -71,9 +70,8 @@ def _is_deck(path: Path) -> bool:
     if is_deck_file(path):
         return True
     try:
-        with path.open("rb") as fh:
-            return "leader" in tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return "leader" in read_toml(path)
+    except TomlUnreadable:
         return False  # the card-file path reports the reading problem
 
 
@@ -85,6 +83,13 @@ def run_check(args: argparse.Namespace, settings: Settings) -> int:
     if not target.exists():
         print(bilingual("cards.check.not_found", path=target), file=sys.stderr)
         return 2
+    if not target.is_dir():
+        try:  # a device, a pipe or a huge file is bad input, not a card problem: refused before reading on
+            read_toml(target)
+        except TomlUnreadable as exc:
+            if exc.message_key.startswith("common.file."):
+                print(exc.bilingual(), file=sys.stderr)
+                return 2
     if target.is_dir():
         loader = Loader(target)
         loader.add_folder(target)

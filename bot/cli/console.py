@@ -16,9 +16,10 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from bot.errors import RefereeError
+from bot.files import InputFileError, read_text
 from bot.settings import Settings
 
 
@@ -56,7 +57,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     locale = args.locale or settings.default_locale
-    # Read the script before any database is opened, so a bad path changes and creates nothing.
+    # Read the script (or piped input) before any database is opened, so bad input changes and creates nothing.
     script = read_script(args.script) if args.script is not None else None
     try:
         if args.db is not None:
@@ -68,16 +69,34 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def read_script(path: Path) -> list[str]:
-    try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ScriptUnreadable(path=str(path), reason=exc.strerror or type(exc).__name__) from None
-    except UnicodeDecodeError:
-        raise ScriptUnreadable(path=str(path), reason="not UTF-8") from None
+    """The script's lines, read through bot/files.py: a regular UTF-8 file of bounded size (never
+    /dev/zero or a FIFO), else InputFileError before anything is played."""
+    return read_text(path).splitlines()
 
 
-class ScriptUnreadable(RefereeError):
-    key = "console.script_unreadable"
+LINE_LIMIT = 64 * 1024  # far beyond any console line; a longer one (say, from /dev/zero) is refused
+
+
+def stdin_lines(stream: BinaryIO, bad: list[int], limit: int = LINE_LIMIT) -> Iterator[str]:
+    """Piped lines, decoded one by one as they come (a program may answer the table line by line).
+    A line that is not UTF-8 is not played: it is named on stderr and its number kept in `bad`, so
+    the run ends with status 2. A line longer than `limit` ends the run (InputFileError)."""
+    number = 0
+    while raw := stream.readline(limit + 1):
+        number += 1
+        if len(raw) > limit:
+            raise InputFileError("<stdin>", "too_large", limit=limit)
+        try:
+            yield raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            bad.append(number)
+            print(StdinNotUtf8(line=number).bilingual(), file=sys.stderr, flush=True)
+
+
+class StdinNotUtf8(RefereeError):
+    """A line of standard input is not UTF-8 text: `line` is its number; it was not played."""
+
+    key = "console.stdin_not_utf8"
 
 
 def seeded(seed: int, channel_id: int, games_before: Callable[[], int]) -> Callable[[], bytes]:
@@ -137,7 +156,9 @@ async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: 
             elif sys.stdin.isatty():
                 code = await play_lines(session, _prompt(), out, echo=False, strict=args.strict)
             else:
-                code = await play_lines(session, iter(sys.stdin), out, strict=args.strict)
+                bad: list[int] = []
+                code = await play_lines(session, stdin_lines(sys.stdin.buffer, bad), out, strict=args.strict)
+                code = 2 if bad else code
             if args.json:
                 write_json(await final_json(session), sys.stdout)
         finally:

@@ -12,6 +12,7 @@ import unicodedata
 from pydantic import BaseModel, ConfigDict
 
 from bot.errors import RefereeError
+from bot.names import check_name
 
 # Slash commands whose first bare word is a subcommand rather than free text.
 GROUPS = frozenset({"game"})
@@ -67,7 +68,7 @@ def parse_line(line: str) -> ConsoleLine | None:
         return None
     actor = None
     if m := _ACTOR.match(line):
-        actor = m.group(1)
+        actor = check_name(m.group(1), "player")  # one rule for every name (bot/names.py)
         line = line[m.end() :]
     if not line.startswith("/"):
         raise ConsoleLineError(line=line)

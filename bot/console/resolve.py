@@ -30,7 +30,6 @@ class ConsoleError(RefereeError):
     key = "console.bad_line"
 
 
-
 def _named(state: GameState, say: Callable[[Names], str]) -> Named:
     return Named(say(Names(state, "ja")), say(Names(state, "en")))
 

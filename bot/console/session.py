@@ -29,10 +29,13 @@ from bot.engine import (
     Cast,
     Charge,
     Concede,
+    ConfirmAdjust,
     Event,
     GameState,
+    LookAtDeck,
     NoBlock,
     Pass,
+    RejectAdjust,
     Summon,
     UseSkill,
 )
@@ -56,6 +59,8 @@ from bot.store.history import TABLE_TYPES
 
 _EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 ADJUST_FIELDS: tuple[str, ...] = get_args(AdjustField)  # whatever the engine takes, in its order
+# The words after `/adjust` that answer a waiting request: True confirms, False rejects.
+ANSWERS = {"confirm": True, "承認": True, "reject": False, "却下": False}
 
 # Options each command takes (the slash commands will take the same).
 OPTIONS: dict[str, tuple[str, ...]] = {
@@ -74,6 +79,8 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "noblock": (),
     "summon": ("card", "caster"),
     "adjust": ("subject", "field", "value", "note", "card", "cards"),
+    "confirm": (),
+    "reject": (),
     "concede": (),
     "undo": (),
     "roll": (),
@@ -155,6 +162,8 @@ class ConsoleSession:
             "noblock": self._noblock,
             "summon": self._summon,
             "adjust": self._adjust,
+            "confirm": self._confirm,
+            "reject": self._reject,
             "concede": self._concede,
             "undo": self._undo,
             "roll": self._roll,
@@ -204,17 +213,14 @@ class ConsoleSession:
         return [render_hand(view.state, seat, self.locale)]
 
     async def _deck(self, line: ConsoleLine) -> list[Message]:
-        """The top cards of one's own deck, for a manual effect that lets its owner look (private).
-
-        The engine does not track which manual effect allows a look, so the players keep to the card
-        text, as with every manual effect; only the owner ever sees their own deck.
-        """
+        """A look at the top cards of one's own deck: the engine allows it only while a manual effect
+        that names a look is applied, up to its number; everyone reads that the player looked and at
+        how many cards, and only the player reads which."""
         view, seat = await self._own_seat(line)
         count = _int(_need(line, "top"), "top")
-        size = len(view.state.players[seat].deck)
-        if not 1 <= count <= size:
-            raise ConsoleError("console.bad_deck_top", count=count, size=size)
-        return [render_deck_top(view.state, seat, count, self.locale)]
+        player = view.state.players[seat].id
+        outcome = await self.service.act(self.channel_id, int(player), LookAtDeck(player=player, count=count))
+        return [self._outcome(outcome, view.state), render_deck_top(outcome.state, seat, count, self.locale)]
 
     async def _undo(self, line: ConsoleLine) -> list[Message]:
         view = await self._view()
@@ -304,7 +310,20 @@ class ConsoleSession:
 
         return await self._act(line, build)
 
+    async def _confirm(self, line: ConsoleLine) -> list[Message]:
+        """The owner of the subject of the waiting adjustment request agrees to it."""
+        return await self._act(line, lambda state, player, seat: ConfirmAdjust(player=player))
+
+    async def _reject(self, line: ConsoleLine) -> list[Message]:
+        """The owner refuses the waiting request, or its asker withdraws it."""
+        return await self._act(line, lambda state, player, seat: RejectAdjust(player=player))
+
     async def _adjust(self, line: ConsoleLine) -> list[Message]:
+        # `/adjust confirm` and `/adjust reject` answer the waiting request (the same as /confirm, /reject).
+        answer = line.text.strip().lower()
+        if not line.options and answer in ANSWERS:
+            return await (self._confirm(line) if ANSWERS[answer] else self._reject(line))
+
         def build(state: GameState, player: str, seat: int | None) -> Action:
             field_name = _need(line, "field").lower()
             if field_name not in ADJUST_FIELDS:

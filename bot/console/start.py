@@ -19,6 +19,7 @@ from bot.catalog import Catalog, normalize_name
 from bot.console.lines import OFF_WORDS, ON_WORDS, split_names
 from bot.console.resolve import ConsoleError, find_card
 from bot.engine import GameOptions, StartGame, start_action
+from bot.names import check_name
 
 START_KEYS = ("players", "decks", "first", "leaders")
 
@@ -69,7 +70,7 @@ def _accepted(info: FieldInfo) -> str:
 
 def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tuple[StartGame, list[str]]:
     """The StartGame action and the seated names, in seat order. `user_id(name)` gives a seat's id."""
-    players = split_names(options.get("players", ""))
+    players = [check_name(p, "player") for p in split_names(options.get("players", ""))]
     if len(players) != 2:
         raise ConsoleError("console.players_count", count=len(players))
     if normalize_name(players[0]) == normalize_name(players[1]):

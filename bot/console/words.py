@@ -8,7 +8,21 @@ Japanese names, so a written line reads the way a player would type it.
 from __future__ import annotations
 
 from bot.catalog import Arcastella
-from bot.engine import Action, Adjust, Block, Cast, Charge, Concede, NoBlock, Pass, Summon, UseSkill
+from bot.engine import (
+    Action,
+    Adjust,
+    Block,
+    Cast,
+    Charge,
+    Concede,
+    ConfirmAdjust,
+    LookAtDeck,
+    NoBlock,
+    Pass,
+    RejectAdjust,
+    Summon,
+    UseSkill,
+)
 from bot.engine.state import GameState
 
 
@@ -70,6 +84,12 @@ def action_line(state: GameState, action: Action) -> str:
             return f"/adjust field:deck_top cards:{order} {action.note}".rstrip()
         case Adjust():
             return f"/adjust subject:{action.subject} field:{action.field} value:{action.value} {action.note}".rstrip()
+        case ConfirmAdjust():
+            return "/adjust confirm"
+        case RejectAdjust():
+            return "/adjust reject"
+        case LookAtDeck():
+            return f"/deck top:{action.count}"
         case Concede():
             return "/concede"
     raise AssertionError(f"no console words for {action!r}")

@@ -109,7 +109,9 @@ CARD_FIELDS = frozenset({"discard", "deck_top"})  # the fields that move cards, 
 
 
 class Adjust(_Action):
-    """A logged manual correction for an effect outside the vocabulary (house rule: any seated player).
+    """A logged manual correction for an effect outside the vocabulary. On the acting player's own
+    things it takes effect at once; on the other player's things it is a request that takes effect
+    only when that player confirms it (`ConfirmAdjust`), so no one can change the opponent's side alone.
 
     `subject` is a unit uid (hp, tapped, def_turn), an aura uid (resonance) or a player id (ether,
     astral_rights). `value` is the new value; for `def_turn` it is the DEF change until the end phase.
@@ -128,6 +130,40 @@ class Adjust(_Action):
     cards: tuple[str, ...] = ()
 
 
+class ConfirmAdjust(_Action):
+    """The owner of the subject of the pending adjustment request agrees to it: it takes effect now."""
+
+    type: Literal["confirm_adjust"] = "confirm_adjust"
+    player: str
+
+
+class RejectAdjust(_Action):
+    """The owner of the subject refuses the pending adjustment request (or its asker withdraws it)."""
+
+    type: Literal["reject_adjust"] = "reject_adjust"
+    player: str
+
+
+class ModeratorAdjust(_Action):
+    """A moderator's correction: takes effect at once, logged as made by that moderator (`moderator`,
+    their user id). Only the service builds it, for a caller it was told is a moderator."""
+
+    type: Literal["moderator_adjust"] = "moderator_adjust"
+    moderator: str
+    subject: str
+    field: AdjustField
+    value: int
+    note: str = ""
+
+
+class LookAtDeck(_Action):
+    """Look at the top `count` cards of one's own deck, while a manual effect that says so is applied."""
+
+    type: Literal["look_at_deck"] = "look_at_deck"
+    player: str
+    count: int
+
+
 class Concede(_Action):
     """Give up: the other player wins at once."""
 
@@ -136,6 +172,19 @@ class Concede(_Action):
 
 
 Action = Annotated[
-    StartGame | Charge | Pass | Cast | UseSkill | Block | NoBlock | Summon | Adjust | Concede,
+    StartGame
+    | Charge
+    | Pass
+    | Cast
+    | UseSkill
+    | Block
+    | NoBlock
+    | Summon
+    | Adjust
+    | ConfirmAdjust
+    | RejectAdjust
+    | ModeratorAdjust
+    | LookAtDeck
+    | Concede,
     Field(discriminator="type"),
 ]

@@ -25,6 +25,7 @@ from bot.catalog.effects import (
 from bot.engine import events as ev
 from bot.engine.context import Ctx, draw_cards, end_game, gain_ether, opponent
 from bot.engine.damage import deal_damage
+from bot.engine.looks import look_count
 from bot.engine.state import SourceKind, Unit
 
 
@@ -125,7 +126,10 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
             )
         )
     elif isinstance(effect, ManualEffect):
-        ctx.emit(ev.ManualEffect(seat=src.controller, card=src.card, text=effect.text, text_en=effect.text_en))
+        look = look_count(effect.text, effect.text_en)
+        ctx.emit(
+            ev.ManualEffect(seat=src.controller, card=src.card, text=effect.text, text_en=effect.text_en, look=look)
+        )
 
 
 def _damage(ctx: Ctx, index: int, effect: DamageEffect, src: Source) -> None:

@@ -26,6 +26,10 @@ _HANDLERS: dict[type[Any], Callable[[Ctx, Any], None]] = {
     act.NoBlock: handlers.no_block,
     act.Summon: handlers.summon,
     act.Adjust: handlers.adjust,
+    act.ConfirmAdjust: handlers.confirm_adjust,
+    act.RejectAdjust: handlers.reject_adjust,
+    act.ModeratorAdjust: handlers.moderator_adjust,
+    act.LookAtDeck: handlers.look_at_deck,
     act.Concede: handlers.concede,
 }
 

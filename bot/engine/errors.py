@@ -16,4 +16,3 @@ class RuleViolation(RefereeError):
     """An illegal action. `message_key` is an `engine.*` key of bot/i18n/*/engine.toml."""
 
     key: ClassVar[str] = "engine.illegal"
-

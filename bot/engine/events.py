@@ -284,6 +284,40 @@ class ManualEffect(_Event):
     card: str
     text: str
     text_en: str | None = None
+    look: int = 0  # the effect lets `seat` look at this many cards of the top of their deck (0: no look)
+
+
+class AdjustRequested(_Event):
+    """`seat` asks to adjust a thing of `owner`: nothing changes until `owner` confirms it."""
+
+    type: Literal["adjust_requested"] = "adjust_requested"
+    seat: int
+    owner: int
+    subject: str
+    field: AdjustField
+    old: int
+    new: int
+    note: str = ""
+
+
+class AdjustRejected(_Event):
+    """The pending request is dropped: refused by its owner (`by`) or withdrawn by its asker."""
+
+    type: Literal["adjust_rejected"] = "adjust_rejected"
+    seat: int
+    by: int
+    subject: str
+    field: AdjustField
+    new: int
+
+
+class DeckLooked(_Event):
+    """`seat` looked at the top `count` cards of their own deck (which cards: only they know)."""
+
+    type: Literal["deck_looked"] = "deck_looked"
+    seat: int
+    count: int
+    card: str
 
 
 class Adjusted(_Event):
@@ -299,6 +333,10 @@ class Adjusted(_Event):
     new: int
     note: str = ""
     cards: tuple[str, ...] = ()
+    # An adjustment of the other player's things: the seat of the player who confirmed it.
+    confirmed_by: int | None = None
+    # A moderator's correction: their user id (`seat` is then the owner of the subject).
+    moderator: str | None = None
 
 
 class ResonanceRaised(_Event):
@@ -367,6 +405,9 @@ Event = Annotated[
     | ContinuingTicked
     | ManualEffect
     | Adjusted
+    | AdjustRequested
+    | AdjustRejected
+    | DeckLooked
     | ResonanceRaised
     | ResonanceReset
     | Summoned

@@ -12,7 +12,17 @@ from typing import Any
 
 from bot.catalog.cards import Arcastella, Follower
 from bot.engine import events as ev
-from bot.engine.state import Aura, Continuing, DefModifier, GameState, PendingAttack, PlayerState, Unit
+from bot.engine.state import (
+    Aura,
+    Continuing,
+    DeckLook,
+    DefModifier,
+    GameState,
+    PendingAdjust,
+    PendingAttack,
+    PlayerState,
+    Unit,
+)
 
 
 def arcastella_uid(seat: int, card: str, taken: set[str]) -> str:
@@ -111,6 +121,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted) -> None:
     s.phase = "start"
     s.active = None
     s.passes = 0
+    s.deck_look = None
     s.knockouts_this_turn = 0
     for seat, p in enumerate(s.players):
         if p.ether_effects_used:
@@ -124,6 +135,7 @@ def _phase_started(s: GameState, e: ev.PhaseStarted) -> None:
     s.phase = e.phase
     s.active = None
     s.passes = 0
+    s.deck_look = None  # a look a manual effect allowed lasts until its phase ends
     for seat, p in enumerate(s.players):
         if p.charge_done:
             s.players[seat].charge_done = False
@@ -280,14 +292,39 @@ def _continuing_ticked(s: GameState, e: ev.ContinuingTicked) -> None:
             c.remaining = e.remaining
 
 
+def _manual(s: GameState, e: ev.ManualEffect) -> None:
+    if e.look > 0:
+        s.deck_look = DeckLook(seat=e.seat, card=e.card, count=e.look)
+
+
+def _deck_looked(s: GameState, e: ev.DeckLooked) -> None:
+    if s.deck_look is not None:
+        s.deck_look.looked = True
+
+
+def _adjust_requested(s: GameState, e: ev.AdjustRequested) -> None:
+    s.pending_adjust = PendingAdjust(
+        seat=e.seat, owner=e.owner, subject=e.subject, field=e.field, value=e.new, note=e.note
+    )
+
+
+def _adjust_rejected(s: GameState, e: ev.AdjustRejected) -> None:
+    s.pending_adjust = None
+
+
 def _adjusted(s: GameState, e: ev.Adjusted) -> None:
+    if e.confirmed_by is not None:
+        s.pending_adjust = None
+    if e.field == "deck_top":
+        s.deck_look = None  # the cards looked at are back on the deck: the look is over
     if e.field == "hp":
         _unit(s, e.subject).hp = e.new
     elif e.field == "tapped":
         _unit(s, e.subject).tapped = bool(e.new)
     elif e.field == "def_turn":
         unit = _unit(s, e.subject)
-        s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=e.seat, until="turn"))
+        controller = e.seat if e.moderator is None else unit.owner
+        s.def_mods.append(DefModifier(unit=unit.uid, amount=e.new, controller=controller, until="turn"))
     elif e.field == "resonance":
         _aura(s, e.subject).resonance = e.new
     else:
@@ -338,6 +375,8 @@ def _game_ended(s: GameState, e: ev.GameEnded) -> None:
     s.pending = None
     s.winner = e.winner
     s.end_reason = e.reason
+    s.pending_adjust = None
+    s.deck_look = None
 
 
 def _nothing(s: GameState, e: Any) -> None:
@@ -377,8 +416,11 @@ FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
     ev.DefChangesExpired: _def_expired,
     ev.ContinuingStarted: _continuing_started,
     ev.ContinuingTicked: _continuing_ticked,
-    ev.ManualEffect: _nothing,
+    ev.ManualEffect: _manual,
     ev.Adjusted: _adjusted,
+    ev.AdjustRequested: _adjust_requested,
+    ev.AdjustRejected: _adjust_rejected,
+    ev.DeckLooked: _deck_looked,
     ev.ResonanceRaised: _resonance_raised,
     ev.ResonanceReset: _resonance,
     ev.Summoned: _summoned,

@@ -383,7 +383,8 @@ _ADJUST_UNIT = ("hp", "tapped", "def_turn")
 
 
 def adjust(ctx: Ctx, a: act.Adjust) -> None:
-    """A logged manual correction by any seated player (house rule on manual effects)."""
+    """A logged manual correction (house rule on manual effects): on one's own things at once, on the
+    other player's things a request that waits for that player's confirmation."""
     state = ctx.state
     seat = seat_of(state, a.player)
     if a.field in act.CARD_FIELDS:
@@ -391,48 +392,138 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
         return
     if a.cards:
         raise RuleViolation("engine.adjust_no_cards", field=a.field)
-    old: int
-    if a.field in _ADJUST_UNIT:
-        unit = state.find_unit(a.subject)
+    owner, old = _check_adjust(state, a.subject, a.field, a.value)
+    if owner == seat:
+        _adjusted(ctx, seat, a.subject, a.field, old, a.value, a.note)
+        return
+    pending = state.pending_adjust
+    if pending is not None:
+        raise RuleViolation("engine.adjust_already_pending", player=state.players[pending.owner].name)
+    ctx.emit(
+        ev.AdjustRequested(
+            seat=seat, owner=owner, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note
+        )
+    )
+
+
+def confirm_adjust(ctx: Ctx, a: act.ConfirmAdjust) -> None:
+    """The owner of the subject agrees: the request takes effect now, checked against the table as it is."""
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    pending = state.pending_adjust
+    if pending is None:
+        raise RuleViolation("engine.no_adjust_pending")
+    if pending.owner != seat:
+        raise RuleViolation("engine.adjust_owner_confirms", player=state.players[pending.owner].name)
+    field: act.AdjustField = pending.field  # type: ignore[assignment]  # it came from an Adjust
+    _, old = _check_adjust(state, pending.subject, field, pending.value)
+    _adjusted(ctx, pending.seat, pending.subject, field, old, pending.value, pending.note, confirmed_by=seat)
+
+
+def reject_adjust(ctx: Ctx, a: act.RejectAdjust) -> None:
+    """The owner refuses the request, or its asker withdraws it: nothing changes on the board."""
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    pending = state.pending_adjust
+    if pending is None:
+        raise RuleViolation("engine.no_adjust_pending")
+    if seat not in (pending.owner, pending.seat):  # two seats: always true today, kept for clarity
+        raise RuleViolation("engine.adjust_owner_confirms", player=state.players[pending.owner].name)
+    field: act.AdjustField = pending.field  # type: ignore[assignment]  # it came from an Adjust
+    ctx.emit(ev.AdjustRejected(seat=pending.seat, by=seat, subject=pending.subject, field=field, new=pending.value))
+
+
+def moderator_adjust(ctx: Ctx, a: act.ModeratorAdjust) -> None:
+    """A moderator's correction takes effect at once, on either side; never on hidden cards."""
+    state = ctx.state
+    if not state.started:
+        raise RuleViolation("engine.not_started")
+    if state.over:
+        raise RuleViolation("engine.game_over")
+    if a.field in act.CARD_FIELDS:
+        raise RuleViolation("engine.adjust_own_cards_only")
+    owner, old = _check_adjust(state, a.subject, a.field, a.value)
+    _adjusted(ctx, owner, a.subject, a.field, old, a.value, a.note, moderator=a.moderator)
+
+
+def _check_adjust(state: GameState, subject: str, field: act.AdjustField, value: int) -> tuple[int, int]:
+    """The seat that owns the subject and the subject's value now; refuses a subject or value out of range."""
+    if field in _ADJUST_UNIT:
+        unit = state.find_unit(subject)
         if unit is None:
-            raise RuleViolation("engine.unknown_unit", unit=a.subject)
+            raise RuleViolation("engine.unknown_unit", unit=subject)
         if unit.knocked_out:
-            raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, a.subject))
-        if a.field == "hp":
-            _in_range(a.value, 0, unit.max_hp)
-            old = unit.hp
-        elif a.field == "tapped":
-            _in_range(a.value, 0, 1)
-            old = int(unit.tapped)
-        else:
-            if a.value == 0:
-                raise RuleViolation("engine.adjust_out_of_range", low=-10, high=10)
-            _in_range(a.value, -10, 10)
-            old = 0
-    elif a.field == "resonance":
-        aura = state.find_aura(a.subject)
+            raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, subject))
+        if field == "hp":
+            _in_range(value, 0, unit.max_hp)
+            return unit.owner, unit.hp
+        if field == "tapped":
+            _in_range(value, 0, 1)
+            return unit.owner, int(unit.tapped)
+        if value == 0:
+            raise RuleViolation("engine.adjust_out_of_range", low=-10, high=10)
+        _in_range(value, -10, 10)
+        return unit.owner, 0
+    if field == "resonance":
+        aura = state.find_aura(subject)
         if aura is None:
-            raise RuleViolation("engine.unknown_unit", unit=a.subject)
+            raise RuleViolation("engine.unknown_unit", unit=subject)
         card = state.cards[aura.card]
         assert isinstance(card, AuraCompolta)
-        _in_range(a.value, 0, card.resonance_max)
-        old = aura.resonance
-    else:
-        target_seat = state.seat_of(a.subject)
-        if target_seat is None:
-            raise RuleViolation("engine.not_a_player", player=a.subject)
-        player = state.players[target_seat]
-        if a.field == "ether":
-            _in_range(a.value, 0, state.options.ether_cap or 99)
-            old = player.ether
-        else:
-            _in_range(a.value, 0, 9)
-            old = player.astral_rights
-    ctx.emit(ev.Adjusted(seat=seat, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note))
-    if a.field == "hp" and a.value == 0:
-        unit = state.find_unit(a.subject)
+        _in_range(value, 0, card.resonance_max)
+        return aura.owner, aura.resonance
+    target_seat = state.seat_of(subject)
+    if target_seat is None:
+        raise RuleViolation("engine.not_a_player", player=subject)
+    player = state.players[target_seat]
+    if field == "ether":
+        _in_range(value, 0, state.options.ether_cap or 99)
+        return target_seat, player.ether
+    _in_range(value, 0, 9)
+    return target_seat, player.astral_rights
+
+
+def _adjusted(
+    ctx: Ctx,
+    seat: int,
+    subject: str,
+    field: act.AdjustField,
+    old: int,
+    new: int,
+    note: str,
+    *,
+    confirmed_by: int | None = None,
+    moderator: str | None = None,
+) -> None:
+    ctx.emit(
+        ev.Adjusted(
+            seat=seat,
+            subject=subject,
+            field=field,
+            old=old,
+            new=new,
+            note=note,
+            confirmed_by=confirmed_by,
+            moderator=moderator,
+        )
+    )
+    if field == "hp" and new == 0:
+        unit = ctx.state.find_unit(subject)
         assert unit is not None
         knock_out(ctx, unit)
+
+
+def look_at_deck(ctx: Ctx, a: act.LookAtDeck) -> None:
+    """Only while a manual effect that says so is applied, by its controller, up to the number it names."""
+    state = ctx.state
+    seat = seat_of(state, a.player)
+    look = state.deck_look
+    if look is None or look.seat != seat:
+        raise RuleViolation("engine.no_deck_look")
+    most = min(look.count, len(state.players[seat].deck))
+    if not 1 <= a.count <= most:
+        raise RuleViolation("engine.deck_look_count", most=most, card=card_name(state.cards, look.card))
+    ctx.emit(ev.DeckLooked(seat=seat, count=a.count, card=look.card))
 
 
 def _adjust_cards(ctx: Ctx, seat: int, a: act.Adjust) -> None:
@@ -451,7 +542,10 @@ def _adjust_cards(ctx: Ctx, seat: int, a: act.Adjust) -> None:
         _in_range(a.value, 1, player.hand.count(a.cards[0]))
         old, new, cards = len(player.hand), len(player.hand) - a.value, a.cards * a.value
     else:
-        _in_range(a.value, 1, len(player.deck))
+        look = state.deck_look
+        if look is None or look.seat != seat or not look.looked:  # only cards an effect let them see
+            raise RuleViolation("engine.deck_top_needs_look")
+        _in_range(a.value, 1, min(look.count, len(player.deck)))
         top = player.deck[: a.value]
         if len(a.cards) != a.value or sorted(a.cards) != sorted(top):
             raise RuleViolation("engine.deck_top_same_cards", count=a.value)

@@ -1,6 +1,7 @@
 """`legal_actions(state, player)`: every action `apply` accepts from this player now.
 
-Adjustments are left out (their values are open-ended); a concession is listed only on request.
+Adjustments are left out (their values are open-ended), but the answers to a waiting adjustment
+request are listed; a concession is listed only on request.
 Duplicate cards in hand give one action each, not one per copy.
 """
 
@@ -13,6 +14,7 @@ from bot.engine.errors import RuleViolation
 from bot.engine.handlers import (
     MAIN_TIMINGS_OTHER,
     MAIN_TIMINGS_OWN,
+    _check_adjust,
     _support_used,
     blockers,
     ether_effect_allowed,
@@ -43,8 +45,26 @@ def legal_actions(state: GameState, player: str, *, include_concede: bool = Fals
             if state.phase == "main":
                 out.extend(_skills(state, seat, player, choices))
             out.append(act.Pass(player=player))
+    out.extend(_answers(state, seat, player))
     if include_concede:
         out.append(act.Concede(player=player))
+    return out
+
+
+def _answers(state: GameState, seat: int, player: str) -> list[act.Action]:
+    """A waiting adjustment request: its owner may confirm it (while it still fits the table) or
+    reject it, its asker may withdraw it."""
+    pending = state.pending_adjust
+    if pending is None or seat not in (pending.owner, pending.seat):
+        return []
+    out: list[act.Action] = []
+    if seat == pending.owner:
+        try:
+            _check_adjust(state, pending.subject, pending.field, pending.value)  # type: ignore[arg-type]
+            out.append(act.ConfirmAdjust(player=player))
+        except RuleViolation:
+            pass
+    out.append(act.RejectAdjust(player=player))
     return out
 
 

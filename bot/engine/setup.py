@@ -12,6 +12,7 @@ from bot.engine.errors import RuleViolation
 from bot.engine.naming import card_name
 from bot.engine.options import GameOptions
 from bot.engine.phases import HAND_SIZE, begin_turn
+from bot.names import check_name, normalize_name
 
 SECOND_PLAYER_ETHER = 2
 DECK_TYPES = (Spell, Follower, AuraCompolta)
@@ -32,6 +33,7 @@ def start_action(
     specs: list[act.SeatSpec] = []
     used: dict[str, object] = {}
     for player_id, name, deck_ref in seats:
+        name = check_name(name, "player")  # the one rule for names (bot/names.py): what every seat shows
         deck = catalog.deck(deck_ref) if isinstance(deck_ref, str) else deck_ref
         leader = (leaders or {}).get(player_id, deck.leader)
         specs.append(
@@ -79,6 +81,10 @@ def start_game(ctx: Ctx, a: act.StartGame) -> None:
         raise RuleViolation("engine.already_started")
     first, second = a.players
     if first.id == second.id:
+        raise RuleViolation("engine.same_player_twice", player=first.name)
+    for spec in a.players:  # a front end may build the action itself: the name rule holds here too
+        check_name(spec.name, "player")
+    if normalize_name(first.name) == normalize_name(second.name):  # two seats a reader could not tell apart
         raise RuleViolation("engine.same_player_twice", player=first.name)
     cards: dict[str, object] = dict(a.cards)
     for spec in a.players:

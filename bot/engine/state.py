@@ -139,6 +139,27 @@ class PendingAttack(_Mutable):
         return self.model_copy(update={"rolls": dict(self.rolls)})
 
 
+class PendingAdjust(_Mutable):
+    """An adjustment of the other player's things, waiting for that player (`owner`) to confirm it."""
+
+    seat: int  # who asked
+    owner: int  # who must confirm
+    subject: str
+    field: str
+    value: int
+    note: str = ""
+
+
+class DeckLook(_Mutable):
+    """A manual effect being applied lets `seat` look at up to `count` cards of the top of their deck
+    (and put them back in any order) until the phase ends. `looked`: they have looked."""
+
+    seat: int
+    card: str
+    count: int
+    looked: bool = False
+
+
 class GameState(_Mutable):
     """A whole table. `active` is the one seat that must act now (priority or a decision), None when nobody."""
 
@@ -158,6 +179,8 @@ class GameState(_Mutable):
     knockouts_this_turn: int = 0
     winner: int | None = None
     end_reason: str | None = None
+    pending_adjust: PendingAdjust | None = None
+    deck_look: DeckLook | None = None
 
     def clone(self) -> GameState:
         """An independent copy that `fold` may change in place without touching this state."""
@@ -167,6 +190,8 @@ class GameState(_Mutable):
                 "pending": self.pending.clone() if self.pending is not None else None,
                 "continuing": [c.model_copy() for c in self.continuing],  # its effects are frozen
                 "def_mods": [m.model_copy() for m in self.def_mods],
+                "pending_adjust": self.pending_adjust.model_copy() if self.pending_adjust is not None else None,
+                "deck_look": self.deck_look.model_copy() if self.deck_look is not None else None,
             }
         )
 

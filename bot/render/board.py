@@ -72,6 +72,11 @@ def status_lines(state: GameState, locale: str, *, finished: bool = False) -> li
             return [t("render.board.no_winner", locale)]
         reason = t(f"render.end_reason.{state.end_reason}", locale) if state.end_reason else ""
         return [t("render.board.winner", locale, player=names.player(state.winner), reason=reason)]
+    return _to_act(state, names) + _waiting(state, names)
+
+
+def _to_act(state: GameState, names: Names) -> list[str]:
+    locale = names.locale
     if state.active is None:
         return []
     player = names.player(state.active)
@@ -81,6 +86,24 @@ def status_lines(state: GameState, locale: str, *, finished: bool = False) -> li
         timing = t("cards.timing.turn_start" if state.phase == "start" else "cards.timing.turn_end", locale)
         return [t("render.board.window", locale, player=player, timing=timing)]
     return [t("render.board.to_act", locale, player=player, phase=t(f"render.phase.{state.phase}", locale))]
+
+
+def _waiting(state: GameState, names: Names) -> list[str]:
+    """An adjustment request is not forgotten while play goes on: its owner is reminded to answer it."""
+    pending = state.pending_adjust
+    if pending is None:
+        return []
+    return [
+        t(
+            "render.board.adjust_pending",
+            names.locale,
+            owner=names.player(pending.owner),
+            player=names.player(pending.seat),
+            subject=names.unit(pending.subject) if "." in pending.subject else names.player_by_user(pending.subject),
+            field=pending.field,
+            value=pending.value,
+        )
+    ]
 
 
 def unit_line(state: GameState, unit: Unit, names: Names, leader: str | None = None) -> str:

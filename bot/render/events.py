@@ -162,9 +162,39 @@ def _adjusted(e: ev.Adjusted, n: Names) -> str:
         return _discarded(e, n)
     if e.field == "deck_top":
         return _reordered(e, n)
-    subject = n.unit(e.subject) if "." in e.subject else n.player_by_user(e.subject)
+    subject = _subject(e.subject, n)
     note = _l("adjust_note", n, note=e.note) if e.note else ""
+    if e.moderator is not None:
+        who = _l("adjust_by_moderator", n, moderator=n.player_by_user(e.moderator))
+        return _l("adjusted_by", n, who=who, subject=subject, field=e.field, old=e.old, new=e.new, note=note)
+    if e.confirmed_by is not None:
+        note += _l("adjust_confirmed", n, player=n.player(e.confirmed_by))
     return _l("adjusted", n, player=n.player(e.seat), subject=subject, field=e.field, old=e.old, new=e.new, note=note)
+
+
+def _subject(subject: str, n: Names) -> str:
+    return n.unit(subject) if "." in subject else n.player_by_user(subject)
+
+
+def _adjust_requested(e: ev.AdjustRequested, n: Names) -> str:
+    """A request changes nothing yet: say who asked, what, and who must confirm it."""
+    note = _l("adjust_note", n, note=e.note) if e.note else ""
+    return _l(
+        "adjust_requested",
+        n,
+        player=n.player(e.seat),
+        owner=n.player(e.owner),
+        subject=_subject(e.subject, n),
+        field=e.field,
+        old=e.old,
+        new=e.new,
+        note=note,
+    )
+
+
+def _adjust_rejected(e: ev.AdjustRejected, n: Names) -> str:
+    key = "adjust_withdrawn" if e.by == e.seat else "adjust_rejected"
+    return _l(key, n, player=n.player(e.by), asker=n.player(e.seat), subject=_subject(e.subject, n), field=e.field)
 
 
 def _discarded(e: ev.Adjusted, n: Names) -> str:
@@ -248,6 +278,9 @@ _ENGINE_LINES: dict[type[Any], Line] = {
     ev.ContinuingTicked: lambda e, n: _l("continuing_ticked", n, source=n.continuing(e.id), remaining=e.remaining),
     ev.ManualEffect: _manual,
     ev.Adjusted: _adjusted,
+    ev.AdjustRequested: _adjust_requested,
+    ev.AdjustRejected: _adjust_rejected,
+    ev.DeckLooked: lambda e, n: _l("deck_looked", n, player=n.player(e.seat), count=e.count, card=n.card(e.card)),
     ev.ResonanceRaised: _resonance,
     ev.ResonanceReset: _resonance_reset,
     ev.Summoned: lambda e, n: _l(

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from bot.names import check_name
 from bot.store.connection import translated
 from bot.store.errors import NoDeck
 from bot.store.records import DeckRecord, now_text
@@ -23,7 +24,8 @@ class Decks:
         self._path = path
 
     def save(self, user_id: int, name: str, cards: Sequence[Any]) -> DeckRecord:
-        """Create or replace the user's deck `name`."""
+        """Create or replace the user's deck `name` (a name with an invisible character is refused)."""
+        name = check_name(name, "deck")
         now = now_text()
         with translated(self._path), self._db.atomic():
             self._db.execute(
@@ -34,6 +36,7 @@ class Decks:
         return self.get(user_id, name)
 
     def get(self, user_id: int, name: str) -> DeckRecord:
+        name = check_name(name, "deck")
         with translated(self._path):
             cur = self._db.execute(f"SELECT {_COLUMNS} FROM decks WHERE user_id = ? AND name = ?", (user_id, name))
             found = as_records(cur, DeckRecord, what="decks row")
@@ -47,6 +50,7 @@ class Decks:
             return as_records(cur, DeckRecord, what="decks row")
 
     def delete(self, user_id: int, name: str) -> None:
+        name = check_name(name, "deck")
         with translated(self._path), self._db.atomic():
             gone = self._db.execute("DELETE FROM decks WHERE user_id = ? AND name = ?", (user_id, name)).rowcount
         if not gone:

@@ -124,7 +124,7 @@ def test_without_db_each_run_has_a_fresh_table(tmp_path: Path, capsys: pytest.Ca
 def test_piped_stdin_is_played_like_a_script(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"{START}\n/game status\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(f"{START}\n/game status\n".encode())))
     code, out, _ = _console(capsys, "--seed", "2")
     assert code == 0
     assert f"> {START}" in out and "Turn 1 · alice's turn · Charge phase" in out
@@ -135,7 +135,7 @@ def test_a_missing_or_non_utf8_script_is_refused_before_any_table_is_made(
 ) -> None:
     db = tmp_path / "table.sqlite3"
     code, _, err = _console(capsys, "--db", db, "--script", tmp_path / "nope.txt")
-    assert code == 2 and "The script" in err and "cannot be read" in err and "台本" in err
+    assert code == 2 and "does not exist" in err and "nope.txt" in err and "ありません" in err
     latin = tmp_path / "latin.txt"
     latin.write_bytes(START.encode("utf-8").replace(b"alice", b"al\xefce"))
     code, _, err = _console(capsys, "--db", db, "--script", latin)
@@ -177,3 +177,44 @@ def test_ctrl_c_at_the_prompt_leaves_quietly_and_the_table_is_kept(tmp_path: Pat
         check=False,
     )
     assert again.returncode == 0 and again.stdout.startswith("Turn 1 · alice's turn · Charge phase")
+
+
+def test_each_line_of_stdin_that_is_not_utf8_is_named_not_played_and_the_run_ends_with_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "table.sqlite3"
+    piped = f"{START}\nalice: /pass\n".encode() + b"bob: /pa\xffss\n/game status\n\xc3(\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(piped)))
+    code, out, err = _console(capsys, "--db", db)
+    assert code == 2 and "Traceback" not in err
+    for line in (3, 5):
+        assert f"Line {line} of standard input is not UTF-8 text; it was not played" in err
+    assert "標準入力の 3 行目" in err
+    assert "Turn 1 · alice's turn · Main phase" not in out.split("> /game status")[1]  # bob never passed
+
+
+def test_an_endless_line_on_stdin_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\0" * 200_000)))
+    code, _, err = _console(capsys, "--db", tmp_path / "t.sqlite3")
+    assert code == 2 and "is larger than 65536 bytes" in err
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder"])
+def test_a_script_that_is_not_a_regular_file_is_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    import os
+
+    if kind == "dev-zero":
+        path = Path("/dev/zero")
+    elif kind == "fifo":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)  # nobody writes to it: reading it would hang for ever
+    else:
+        path = tmp_path
+    db = tmp_path / "table.sqlite3"
+    code, _, err = _console(capsys, "--db", db, "--script", path)
+    assert code == 2 and "is not a regular file" in err and "Traceback" not in err
+    assert not db.exists()

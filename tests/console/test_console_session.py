@@ -92,8 +92,8 @@ async def test_unknown_and_ambiguous_names_are_refused_in_both_languages(session
     assert "鉄壁のヴォルク(alice)" in both and "鉄壁のヴォルク(bob)" in both and "could be several units" in both
     # Each language lists the units as its board prints them, so a name can be copied back.
     assert "Volk the Iron Wall(alice), Volk the Iron Wall(bob)" in both.split(" / ", 1)[1]
-    shown = text(await session.run("alice: /adjust subject:鉄壁のヴォルク(bob) field:hp value:10 a misread card"))
-    assert "alice adjusts Volk the Iron Wall(bob) hp: 38 → 10 (a misread card)." in shown
+    shown = text(await session.run("alice: /adjust subject:鉄壁のヴォルク(alice) field:hp value:10 a misread card"))
+    assert "alice adjusts Volk the Iron Wall(alice) hp: 38 → 10 (a misread card)." in shown
     assert "You have no unit" in refusal(await session.run("alice: /cast card:spark-arrow caster:mizuha"))
     several = refusal(await session.run("alice: /charge card:潮"))
     assert "潮弾 (tide-bullet)" in several and "Tide Bullet (tide-bullet)" in several.split(" / ", 1)[1]

@@ -243,7 +243,7 @@ def at_main(deck: Sequence[str], options: GameOptions | None = None, **seats: An
     t = start(deck, deck, options=options, **seats)
     pass_until(t, "main")
     t.do(Adjust(player="alice", subject="alice", field="ether", value=9))
-    t.do(Adjust(player="alice", subject="bob", field="ether", value=9))
+    t.do(Adjust(player="bob", subject="bob", field="ether", value=9))
     return t
 
 

@@ -28,13 +28,14 @@ def sample_table(
     *faces: int,
     equipment: dict[str, str] | None = None,
     leader: str = ALICE_ARC[0],
+    arcastella: tuple[str, str, str] = ALICE_ARC,
 ) -> Table:
     dice = LoadedDice(*faces)
     seats = (
         SeatSpec(
             id="alice",
             name="alice",
-            arcastella=ALICE_ARC,
+            arcastella=arcastella,
             leader=leader,
             deck=tuple(deck1),
             equipment=equipment or {},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Adjust, Charge, GameState, NoBlock, UseSkill, replay
+from bot.engine import Adjust, Charge, GameState, LookAtDeck, NoBlock, UseSkill, replay
 from bot.render.events import render_events
 
 from .conftest import Table, pass_until, refused
@@ -62,8 +62,20 @@ def test_only_the_owner_may_discard_and_only_a_card_in_hand() -> None:
     assert err.message_key == "engine.adjust_no_cards"
 
 
+def _looked(
+    deck: tuple[str, ...] = ("spark-arrow", "counter-flame", "spark-arrow", "counter-flame", "spark-arrow") * 2,
+) -> Table:
+    """Alice's 星詠みのテラ・ミナ uses 星読み (look at the top three) and alice looks at three cards."""
+    t = sample_table(deck, arcastella=("ignis-hart", "tera-mina", "garde-volk"))
+    t.do(Charge(player="alice", card="spark-arrow", use_ether_effect=False))
+    pass_until(t, "main", turn=1)
+    t.do(UseSkill(player="alice", unit="p1.tera-mina", skill="stargazing"))
+    t.do(LookAtDeck(player="alice", count=3))
+    return t
+
+
 def test_the_top_of_the_deck_goes_back_in_the_order_named_and_is_drawn_in_it() -> None:
-    t = sample_table()
+    t = _looked()
     assert t.player(0).deck[:3] == ["spark-arrow", "counter-flame", "spark-arrow"]
     new = t.do(
         Adjust(
@@ -77,13 +89,12 @@ def test_the_top_of_the_deck_goes_back_in_the_order_named_and_is_drawn_in_it() -
     assert new[0].cards == ("counter-flame", "spark-arrow", "spark-arrow")
     assert t.player(0).deck[:5] == ["counter-flame", "spark-arrow", "spark-arrow", "counter-flame", "spark-arrow"]
     assert "counter-flame" not in " ".join(render_events(new, _before(t, new), "en"))  # the order stays hidden
-    t.do(Charge(player="alice", card="spark-arrow", use_ether_effect=False))
     pass_until(t, "charge", turn=3)
     assert t.player(0).hand[-1] == "counter-flame"  # turn 3's draw took the new top card
 
 
 def test_a_reorder_must_name_exactly_the_cards_on_top() -> None:
-    t = sample_table()
+    t = _looked()
     wrong = ("spark-arrow", "spark-arrow", "spark-arrow")
     err = refused(t, Adjust(player="alice", subject="alice", field="deck_top", value=3, cards=wrong))
     assert err.message_key == "engine.deck_top_same_cards" and "3 枚" in err.message("ja")

@@ -23,7 +23,7 @@ def _refused(t: Table, action: object) -> str:
 
 def _tap(t: Table, *uids: str) -> None:
     for uid in uids:
-        t.do(Adjust(player="alice", subject=uid, field="tapped", value=1))
+        t.do(Adjust(player="alice" if uid.startswith("p1.") else "bob", subject=uid, field="tapped", value=1))
 
 
 def test_an_attack_on_an_arcastella_waits_for_the_defenders_block_decision() -> None:
@@ -157,7 +157,7 @@ def test_a_blocker_wearing_a_code_makes_the_check() -> None:
 
 def test_an_arcastella_at_zero_hp_stays_on_the_board_knocked_out_and_cannot_be_targeted() -> None:
     t = _main(seat2={"leader": "knight"})
-    t.do(Adjust(player="alice", subject="p2.squire", field="hp", value=3))
+    t.do(Adjust(player="bob", subject="p2.squire", field="hp", value=3))
     t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.squire"))
     squire = t.unit("p2.squire")
     assert squire.hp == 0 and squire.knocked_out  # HP never below zero
@@ -172,7 +172,7 @@ def test_an_arcastella_at_zero_hp_stays_on_the_board_knocked_out_and_cannot_be_t
 def test_knockout_triggers_fire_when_an_arcastella_is_knocked_out() -> None:
     t = _main(seat2={"leader": "knight"})
     hand = len(t.player(1).hand)
-    t.do(Adjust(player="alice", subject="p2.sage", field="hp", value=2))
+    t.do(Adjust(player="bob", subject="p2.sage", field="hp", value=2))
     t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.sage"))
     assert t.unit("p2.sage").knocked_out and len(t.player(1).hand) == hand + 1  # farewell: draw one
 
@@ -200,7 +200,7 @@ def test_a_follower_applies_its_def_against_attacks() -> None:
 
 def test_the_leader_at_zero_hp_loses_the_game() -> None:
     t = _main()
-    t.do(Adjust(player="alice", subject="p2.sage", field="hp", value=4))
+    t.do(Adjust(player="bob", subject="p2.sage", field="hp", value=4))
     t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.sage"))
     assert t.state.over and t.state.winner == 0 and t.state.end_reason == "leader_knocked_out"
     assert t.state.active is None
@@ -236,7 +236,7 @@ def test_a_leader_knockout_skill_fires_when_another_arcastella_of_its_side_is_kn
     # 鉄壁のヴォルク's leader skill 不落の城壁: 味方のアルカステラが戦闘脱落した時、味方全員のDEFを【継続2】の間+1.
     t = sample_table(leader="garde-volk")
     hart, volk = t.state.effective_def(t.unit("p1.ignis-hart")), t.state.effective_def(t.unit("p1.garde-volk"))
-    new = t.do(Adjust(player="bob", subject="p1.sola-lyne", field="hp", value=0))
+    new = t.do(Adjust(player="alice", subject="p1.sola-lyne", field="hp", value=0))
     used = [e for e in new if e.type == "skill_used"]
     assert [(e.unit, e.skill, e.triggered) for e in used] == [("p1.garde-volk", "unyielding-wall", True)]
     assert t.state.effective_def(t.unit("p1.ignis-hart")) == hart + 1
@@ -246,7 +246,7 @@ def test_a_leader_knockout_skill_fires_when_another_arcastella_of_its_side_is_kn
 
 def test_a_leader_knockout_skill_of_an_arcastella_that_is_not_the_leader_stays_silent() -> None:
     t = sample_table()  # 焔刃のハルト leads; ヴォルク's 不落の城壁 is a leader skill, so it does not work
-    new = t.do(Adjust(player="bob", subject="p1.sola-lyne", field="hp", value=0))
+    new = t.do(Adjust(player="alice", subject="p1.sola-lyne", field="hp", value=0))
     assert not any(e.type == "skill_used" for e in new)
 
 

@@ -92,8 +92,8 @@ def test_a_cost_that_cannot_be_paid_is_refused_and_says_how_much() -> None:
 
 def test_an_attack_skill_costs_ether_and_taps_its_user_which_then_cannot_attack() -> None:
     t = _main(seat2={"leader": "knight"})
-    t.do(Adjust(player="alice", subject="p2.sage", field="tapped", value=1))
-    t.do(Adjust(player="alice", subject="p2.squire", field="tapped", value=1))  # no blocker
+    t.do(Adjust(player="bob", subject="p2.sage", field="tapped", value=1))
+    t.do(Adjust(player="bob", subject="p2.squire", field="tapped", value=1))  # no blocker
     t.do(UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.knight"))
     assert t.unit("p1.knight").tapped and t.player(0).ether == 9 - 1
     assert t.unit("p2.knight").hp == 20 - (6 - 4)
@@ -156,7 +156,7 @@ def test_a_knockout_spell_can_be_cast_only_after_a_knockout_this_turn() -> None:
     assert refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight")).message_key == (
         "engine.wrong_timing.knockout"
     )
-    t.do(Adjust(player="alice", subject="p2.squire", field="hp", value=1))
+    t.do(Adjust(player="bob", subject="p2.squire", field="hp", value=1))
     t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.squire"))
     t.do(Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight"))
     assert t.unit("p2.knight").hp == 15

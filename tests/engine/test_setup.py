@@ -118,7 +118,7 @@ def test_a_continuing_effect_resolves_in_each_of_its_controllers_start_phases_th
 
 def test_the_turn_players_arcastella_untap_in_their_start_phase() -> None:
     t = start()
-    t.do(Adjust(player="alice", subject="p2.knight", field="tapped", value=1))
+    t.do(Adjust(player="bob", subject="p2.knight", field="tapped", value=1))
     t.do(Adjust(player="alice", subject="p1.knight", field="tapped", value=1))
     pass_until(t, "charge", turn=2)
     assert not t.unit("p2.knight").tapped and t.unit("p1.knight").tapped  # only the turn player's

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from bot.dice import FairRandomness
 from bot.engine import Adjust, GameState, apply
+from bot.engine import events as ev
+from bot.engine.fold import fold_all
 from bot.render import render_deck_top, render_events, render_log, to_text
 from tests.render.conftest import new_table
 
@@ -20,10 +22,20 @@ def _every_name(state: GameState, card_ids: list[str]) -> list[str]:
     return out
 
 
+def _looked(state: GameState, count: int) -> tuple[GameState, list[object]]:
+    """A manual effect of alice's leader lets her look at `count` cards, and she looks (as the engine logs it)."""
+    card = state.players[0].units[0].card
+    text = f"自分のデッキの上から{count}枚を見て、好きな順番でデッキの上に戻す。"
+    events: list[object] = [ev.ManualEffect(seat=0, card=card, text=text, look=count)]
+    events.append(ev.DeckLooked(seat=0, count=count, card=card))
+    return fold_all(state.clone(), events), events
+
+
 def _reorder(state: GameState, rng: FairRandomness, count: int) -> tuple[GameState, list[object], tuple[str, ...]]:
+    looked, look_events = _looked(state, count)
     order = tuple(reversed(state.players[0].deck[:count]))
-    after, events = apply(state, Adjust(player="11", subject="11", field="deck_top", value=count, cards=order), rng)
-    return after, list(events), order
+    after, events = apply(looked, Adjust(player="11", subject="11", field="deck_top", value=count, cards=order), rng)
+    return after, [*look_events, *events], order
 
 
 def test_a_discard_names_the_card_in_both_languages_and_the_hand_left(table: Table) -> None:
@@ -47,8 +59,10 @@ def test_a_reorder_says_only_how_many_cards_never_which_nor_their_order(table: T
     state, _, rng = table
     after, events, order = _reorder(state, rng, 3)
     assert after.players[0].deck[:3] == list(order)  # the event carries the order for replay
-    ja = render_events(events, state, "ja")
+    ja = render_events(events, state, "ja")[2:]
     en = render_events(events, state, "en")
+    assert en[1].startswith("alice looks at the top 3 card(s) of their deck")
+    en = en[2:]
     assert ja == ["aliceが山札の上3枚を並べ替えました。"]
     assert en == ["alice reorders the top 3 card(s) of their deck."]
     for name in _every_name(state, list(order)):
