@@ -191,8 +191,12 @@ class Harness:
         async_context.set(RecordingWebhookAdapter(self.recorder))
         before = asyncio.all_tasks()
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
-        for _ in range(10):  # the tasks it started, and the ones those start
-            pending = [t for t in asyncio.all_tasks() - before if not t.done() and t is not asyncio.current_task()]
+        for _ in range(10):  # the tasks it started, and the ones those start (not a view's expiry timer)
+            pending = [
+                t
+                for t in asyncio.all_tasks() - before
+                if not t.done() and t is not asyncio.current_task() and "timeout_task" not in repr(t.get_coro())
+            ]
             if not pending:
                 break
             await asyncio.gather(*pending, return_exceptions=True)
