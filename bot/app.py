@@ -64,6 +64,8 @@ class RefereeBot(commands.Bot):
         cogs: Sequence[str] = COGS,
         sync_dev_guild: bool = True,
     ) -> None:
+        # The referee never joins a voice channel: no warning about the voice libraries it lacks.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands: every command is a slash command
             intents=intents(),

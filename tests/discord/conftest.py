@@ -295,7 +295,9 @@ async def harness(settings: Settings, store: Store, catalog: Catalog, index_dir:
     bot.http = RecordingHTTP(bot.http.loop, recorder)
     bot._connection.http = bot.http
     bot._connection.application_id = APP_ID
-    bot._connection.user = ClientUser(state=bot._connection, data={**user_payload(APP_ID), "bot": True})  # as login does
+    bot._connection.user = ClientUser(
+        state=bot._connection, data={**user_payload(APP_ID), "bot": True}
+    )  # as login does
     async with bot:
         await bot.setup_hook()
         yield Harness(bot, recorder, store)

@@ -24,7 +24,9 @@ def add_command(harness: Harness, name: str, behaviour: str) -> None:
     harness.bot.tree.add_command(app_commands.Command(name=name, description="test", callback=callback))
 
 
-@pytest.mark.parametrize(("locale", "expected"), [("ja", "ダイスの式が空です"), ("en-GB", "The dice expression is empty")])
+@pytest.mark.parametrize(
+    ("locale", "expected"), [("ja", "ダイスの式が空です"), ("en-GB", "The dice expression is empty")]
+)
 async def test_a_referee_error_is_an_ephemeral_reply_in_the_users_language(
     harness: Harness, locale: str, expected: str
 ) -> None:
