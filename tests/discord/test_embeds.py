@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+from functools import cache
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.catalog import Catalog, load_catalog
 from bot.embeds import reply, to_embed
 from bot.render.message import Field, Message
+from cogs.cards import card_choices
 from tests.discord.conftest import Harness, command_payload
 
 
@@ -36,3 +42,30 @@ async def test_a_private_message_cannot_be_sent_publicly(harness: Harness) -> No
     with pytest.raises(ValueError, match="private"):
         await reply(interaction, hand, ephemeral=False)
     assert harness.recorder.sent == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    title=st.text(max_size=400),
+    lines=st.lists(st.text(max_size=3000), max_size=5),
+    fields=st.lists(st.tuples(st.text(max_size=300), st.text(max_size=1500)), max_size=40),
+)
+def test_any_message_fits_in_an_embed(title: str, lines: list[str], fields: list[tuple[str, str]]) -> None:
+    message = Message(title=title or None, lines=lines, fields=[Field(name=n, value=v) for n, v in fields])
+    embed = to_embed(message)
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    assert len(embed.title or "") <= 256 and len(embed.description or "") <= 4096
+    assert all(1 <= len(f.name or "") <= 256 and 1 <= len(f.value or "") <= 1024 for f in embed.fields)
+
+
+@cache
+def shipped() -> Catalog:
+    return load_catalog()
+
+
+@settings(max_examples=60, deadline=None)
+@given(typed=st.text(max_size=150))
+def test_card_choices_are_always_within_discords_limits(typed: str) -> None:
+    choices = card_choices(shipped(), typed, "ja")
+    assert len(choices) <= 25
+    assert all(1 <= len(c.name) <= 100 and 1 <= len(c.value) <= 100 for c in choices)
