@@ -67,7 +67,7 @@ def user_message(error: BaseException, locale: str) -> str:
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("discord.error.unknown_command", locale)
     if isinstance(error, app_commands.TransformerError):
-        return t("discord.error.bad_value", locale, value=str(error.value)[:100], option=error.type.name)
+        return t("discord.error.bad_value", locale, value=str(error.value)[:100])
     if isinstance(error, app_commands.CheckFailure):
         return t("discord.error.not_allowed", locale)
     return t("discord.error.generic", locale)
@@ -98,6 +98,9 @@ async def answer_error(interaction: discord.Interaction[RefereeBot], error: Base
     """Reply to the user about `error` (ephemerally) and log it if it is ours. Shared with the buttons."""
     if not is_expected(error):
         log_unexpected(interaction, error)
+    elif isinstance(error, app_commands.CommandNotFound):
+        # Discord offered a command this bot does not have: the synced commands are out of date.
+        log.warning("unknown command %r: run `referee sync` after an update", error.name, extra=context(interaction))
     locale = interaction.client.locale_for(interaction)
     try:
         await send(interaction, embeds=[refusal_embed(user_message(error, locale))], ephemeral=True)

@@ -164,6 +164,8 @@ class RulingCog(commands.Cog):
     ) -> None:
         if not question.strip():
             raise RulingsError("rulings.empty_question")
+        if not self.bot.rulebook.documents:  # a misplaced corpus, not a question the rules are silent on
+            raise RulingsError("rulings.empty_corpus", path=self.bot.settings.rules_dir or "rules/")
         # Autocomplete only suggests: a typed name is checked here, with close names when unknown.
         cards = card_notes([c for c in (card, card2) if c is not None], catalog=self.bot.catalog)
         answer = self.bot.rulebook.search(question, k=RESULTS, cards=cards)
