@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.translator import text
 
 LABEL_LIMIT = 100
+CONTENT_LIMIT = 2000  # a message's text; render() keeps a roll within it, the note must not push it over
 
 
 class DiceCog(commands.Cog):
@@ -49,8 +50,8 @@ class DiceCog(commands.Cog):
         if not secret:
             await send(interaction, content=shown, ephemeral=False)
             return
-        note = t("discord.roll.secret_note", locale)
-        await send(interaction, content=f"{shown}\n-# {note}", ephemeral=True)
+        noted = f"{shown}\n-# {t('discord.roll.secret_note', locale)}"
+        await send(interaction, content=noted if len(noted) <= CONTENT_LIMIT else shown, ephemeral=True)
         # The channel's own language is not known; the notice is in the roller's.
         notice = t("discord.roll.secret_notice", locale, user=interaction.user.mention)
         await send(interaction, content=notice, ephemeral=False)
