@@ -42,6 +42,12 @@ class Settings(BaseSettings):
         """SQLite's `synchronous` mode for the store."""
         return "FULL" if self.db_sync == "full" else "NORMAL"
 
+    # -- the Discord front end (bot/app.py) --
+    # Discord's REST address ("/api/v10" is added); tests point it at a fake Discord on 127.0.0.1.
+    discord_api_url: str = Field(
+        default="https://discord.com", validation_alias="REFEREE_DISCORD_API_URL", pattern=r"^https?://[^\s/]+$"
+    )
+
 
 class BadSetting(RefereeError):
     key = "common.bad_setting"

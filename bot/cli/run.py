@@ -1,13 +1,27 @@
-"""`referee run`: start the Discord bot."""
+"""`referee run`: start the Discord bot.
+
+main() owns every part the bot uses: it opens the store, builds the service, loads the catalog and
+the rulebook, hands them to the bot, and closes the store once the bot has closed the rest. Commands
+are synced to REFEREE_DEV_GUILD_ID on start when it is set; the global sync is `referee sync`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import logging
 import sys
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import bilingual
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.app import RefereeBot
+
+log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:
@@ -15,10 +29,81 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
-    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+def token_of(settings: Settings) -> str | None:
+    """The bot token, or None after telling the user how to get one."""
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token is not None else ""
+    if not token:
         print(bilingual("common.no_token"), file=sys.stderr)
+        return None
+    return token
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    token = token_of(settings)
+    if token is None:
         return 3
-    # The Discord front end arrives with its own issue; until then the token is accepted but unused.
-    print(bilingual("common.discord_front_missing"), file=sys.stderr)
-    return 4
+    discord_logs()
+    return asyncio.run(serve(settings, token))
+
+
+def discord_logs() -> None:
+    """discord.py's own log lines through the referee's handler, never below INFO: its DEBUG lines
+    print request URLs, and an interaction's URL carries that interaction's token."""
+    ours, theirs = logging.getLogger("bot"), logging.getLogger("discord")
+    theirs.handlers[:] = ours.handlers
+    theirs.setLevel(max(ours.level, logging.INFO))
+    theirs.propagate = False
+
+
+@contextlib.asynccontextmanager
+async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> AsyncIterator[RefereeBot]:
+    """The bot with its store, service, catalog and rulebook; everything is closed on the way out."""
+    from bot.app import RefereeBot
+    from bot.catalog import load_catalog
+    from bot.paths import data_folder
+    from bot.rulings.search import Rulebook
+    from bot.service import TableService
+    from bot.store import Store
+
+    catalog = load_catalog(settings.cards_dir)
+    settings.database_file.parent.mkdir(parents=True, exist_ok=True)
+    with Store.open(settings.database_file, synchronous=settings.synchronous) as store:
+        service = TableService(store, catalog)
+        try:
+            # Opened here, on the event loop's thread, where the cogs search it.
+            rulebook = Rulebook.open(settings.data_dir, data_folder("rules", settings.rules_dir))
+        except BaseException:
+            service.close()
+            raise
+        bot = RefereeBot(settings, service, catalog, rulebook, sync_dev_guild=sync_dev_guild)
+        async with bot:  # closes the bot, then the service and the rulebook
+            yield bot
+
+
+async def serve(settings: Settings, token: str) -> int:
+    async with built_bot(settings) as bot:
+        return await connected(settings, bot.start(token))
+
+
+async def connected(settings: Settings, work: Any) -> int:
+    """Await `work` (a login, a start); Discord's usual refusals become a bilingual sentence and an exit code."""
+    import aiohttp
+    import discord
+    from discord.ext import commands
+
+    try:
+        await work
+    except discord.LoginFailure:
+        print(bilingual("discord.run.login_failed"), file=sys.stderr)
+        return 3
+    except discord.PrivilegedIntentsRequired:
+        print(bilingual("discord.run.intents"), file=sys.stderr)
+        return 3
+    except commands.ExtensionError as exc:
+        print(bilingual("discord.run.extension_failed", name=exc.name, reason=exc.__cause__ or exc), file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as exc:
+        reason = type(exc).__name__  # never the request: an interaction's URL would carry its token
+        print(bilingual("discord.run.unreachable", url=settings.discord_api_url, reason=reason), file=sys.stderr)
+        return 5
+    return 0

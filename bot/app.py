@@ -1,0 +1,117 @@
+"""The Discord bot: a `commands.Bot` that is handed everything it uses.
+
+`referee run` builds the settings, the store, the service, the catalog and the rulebook, and gives
+them to `RefereeBot`; the bot closes the service and the rulebook when it closes (the store is closed
+by whoever opened it, after the bot). Nothing here is built at import time, so tests build a bot of
+their own around a temporary database.
+
+`setup_hook` loads the cogs of `COGS` one by one, in that order; a cog that fails to load stops the
+start (a referee without its /roll is not a referee to run). Each cog module's `setup(bot)` adds its
+cog and registers its persistent components (`bot.add_dynamic_items(...)`, `bot.add_view(...)`), so
+buttons sent before a restart keep working after it. Commands are synced only to the development
+guild, and only when one is configured; the global sync is `referee sync`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord.ext import commands
+
+from bot.catalog import Catalog
+from bot.i18n import normalize_locale
+from bot.rulings.search import Rulebook
+from bot.service import TableService
+from bot.settings import Settings
+from bot.translator import CatalogTranslator
+from bot.tree import RefereeTree
+
+log = logging.getLogger(__name__)
+
+# The cogs, in load order. The table's cogs (cogs.game, cogs.play) join this list.
+COGS: tuple[str, ...] = ("cogs.dice", "cogs.ruling", "cogs.cards", "cogs.help")
+API_PATH = "/api/v10"
+
+
+def intents() -> discord.Intents:
+    """The default intents: no message content, no members, no presences (nothing privileged)."""
+    return discord.Intents.default()
+
+
+def point_at(api_url: str) -> None:
+    """Send every REST call (and so the gateway address from GET /gateway/bot) to `api_url`."""
+    discord.http.Route.BASE = api_url.rstrip("/") + API_PATH
+
+
+class RefereeBot(commands.Bot):
+    """The referee on Discord. `service`, `catalog` and `rulebook` are what the cogs call.
+
+    The rulebook is searched on the event loop's thread (a search takes about 2 ms; a `Rulebook`
+    holds one SQLite connection and is not thread-safe).
+    """
+
+    tree: RefereeTree  # the subclass passed as tree_cls below
+
+    def __init__(
+        self,
+        settings: Settings,
+        service: TableService,
+        catalog: Catalog,
+        rulebook: Rulebook,
+        *,
+        cogs: Sequence[str] = COGS,
+        sync_dev_guild: bool = True,
+    ) -> None:
+        # The referee never joins a voice channel: no warning about the voice libraries it lacks.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # no prefix commands: every command is a slash command
+            intents=intents(),
+            tree_cls=RefereeTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.service = service
+        self.catalog = catalog
+        self.rulebook = rulebook
+        self.cog_names = tuple(cogs)
+        self.sync_dev_guild = sync_dev_guild
+        point_at(settings.discord_api_url)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
+        for name in self.cog_names:
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionError:
+                log.exception("the cog %s failed to load; the bot does not start without it", name)
+                raise
+        if self.sync_dev_guild and self.settings.dev_guild_id is not None:
+            synced = await self.sync_commands(self.settings.dev_guild_id)
+            log.info("synced %d commands to the development guild %s", synced, self.settings.dev_guild_id)
+
+    async def sync_commands(self, guild_id: int | None = None) -> int:
+        """Register the commands with Discord: in one guild (at once), or globally when `guild_id` is None."""
+        if guild_id is None:
+            return len(await self.tree.sync())
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        return len(await self.tree.sync(guild=guild))
+
+    def first_delivery(self, interaction: discord.Interaction) -> bool:
+        """False for an interaction already handled (a gateway replay): it must act only once."""
+        return self.tree.seen.first_time(interaction.id)
+
+    def locale_for(self, interaction: discord.Interaction) -> str:
+        """The catalog locale to answer `interaction` in: the user's Discord language (ja, else en)."""
+        return normalize_locale(interaction.locale.value if interaction.locale else self.settings.default_locale)
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            self.service.close()
+            self.rulebook.close()
