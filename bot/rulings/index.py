@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bot.rulings.corpus import corpus_digest, load_corpus
+from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
@@ -62,8 +63,29 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def index_path(data_dir: Path, rules_dir: Path) -> Path:
-    return data_dir / "rulings" / f"index-{corpus_digest(rules_dir, code_version())[:20]}.sqlite3"
+def index_path(cache_dir: Path, rules_dir: Path) -> Path:
+    return cache_dir / "rulings" / f"index-{corpus_digest(rules_dir, code_version())[:20]}.sqlite3"
+
+
+def cache_error(folder: Path, exc: BaseException) -> RulingsError:
+    """A cache folder that cannot be made or written (read-only, a file in the way, a name too long)."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return RulingsError("rulings.cache_unusable", path=str(folder), reason=reason)
+
+
+def discard(path: Path) -> None:
+    """Remove an index file that does not open; it is a cache and is built again."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise cache_error(path.parent, exc) from exc
+
+
+def looks_whole(path: Path, db: sqlite3.Connection) -> bool:
+    """A cheap check that no page of the file was cut off (a truncated copy, a full disk)."""
+    pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+    size = int(db.execute("PRAGMA page_size").fetchone()[0])
+    return pages > 0 and path.stat().st_size >= pages * size
 
 
 Row = tuple[str, str, str, Sequence[str], Sequence[str], Sequence[str]]
@@ -139,13 +161,22 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
     os.replace(tmp, path)
 
 
-def ensure_index(data_dir: Path, rules_dir: Path) -> Path:
-    """The index file for the corpus as it is now; built when missing, older ones removed."""
-    path = index_path(data_dir, rules_dir)
-    if not path.is_file():
-        documents, lexicon = load_corpus(rules_dir)
+def ensure_index(cache_dir: Path, rules_dir: Path) -> Path:
+    """The index file for the corpus as it is now; built when missing, older ones removed.
+
+    A folder that cannot hold it is a RulingsError naming the folder, never an OSError."""
+    path = index_path(cache_dir, rules_dir)
+    try:
+        if path.is_file():
+            return path
+    except OSError as exc:  # a name too long, a folder we may not look into
+        raise cache_error(cache_dir, exc) from exc
+    documents, lexicon = load_corpus(rules_dir)
+    try:
         build_index(path, documents, lexicon)
         for old in path.parent.glob("index-*.sqlite3"):
             if old != path:
                 old.unlink(missing_ok=True)
+    except (OSError, sqlite3.OperationalError) as exc:
+        raise cache_error(cache_dir, exc) from exc
     return path

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.tokenize import function_spans, kana_runs, to_katakana, tokens
 
@@ -203,7 +204,17 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, 
                 at = haystack.find(word, at + 1)
 
 
+def check_readable(question: str) -> None:
+    """Refuse text that is not Unicode a user typed: lone surrogates, which is what argv holds for
+    bytes that are not UTF-8 ($'\\xff'), even under a UTF-8 locale."""
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RulingsError("rulings.bad_text") from None
+
+
 def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
+    check_readable(question)
     lexicon = vocab.lexicon
     stop = frozenset(lexicon.stopwords)
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])

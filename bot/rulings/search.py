@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.rulings.glossary import Lexicon
-from bot.rulings.index import ensure_index
+from bot.rulings.index import INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Passage
 from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
 from bot.rulings.tokenize import normalize, tokens
@@ -66,6 +66,17 @@ class Rulebook:
     def __init__(self, index_file: Path) -> None:
         self.path = index_file
         self.db = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True)
+        try:
+            self._load()
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _load(self) -> None:
+        """Read what every search needs; a file that is no whole index of this version raises
+        sqlite3.DatabaseError (garbage, a cut-off copy, another schema), so `open` rebuilds it."""
+        if not looks_whole(self.path, self.db) or self._meta("version") != INDEX_VERSION:
+            raise sqlite3.DatabaseError("not a whole rulings index of this version")
         lexicon = Lexicon.model_validate_json(self._meta("lexicon"))
         self.documents = {
             row[0]: DocumentMeta.model_validate_json(row[1])
@@ -124,8 +135,15 @@ class Rulebook:
         self._other_pool = sorted({w for w in words if not _LATIN.match(w)})
 
     @classmethod
-    def open(cls, data_dir: Path, rules_dir: Path) -> Rulebook:
-        return cls(ensure_index(data_dir, rules_dir))
+    def open(cls, cache_dir: Path, rules_dir: Path) -> Rulebook:
+        """The rulebook of the corpus in `rules_dir`, its index cached in `cache_dir`; an index file
+        that does not open is deleted and built again."""
+        path = ensure_index(cache_dir, rules_dir)
+        try:
+            return cls(path)
+        except sqlite3.DatabaseError:
+            discard(path)
+        return cls(ensure_index(cache_dir, rules_dir))
 
     def close(self) -> None:
         self.db.close()
