@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -21,7 +22,7 @@ from bot.rulings.models import ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-12"
+INDEX_VERSION = "rulings-index-13"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,9 +30,14 @@ CREATE TABLE documents(id TEXT PRIMARY KEY, json TEXT NOT NULL);
 CREATE TABLE passages(
     rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, json TEXT NOT NULL,
     terms TEXT NOT NULL,  -- body, heading and name terms: what a hit is measured against
-    plain TEXT NOT NULL   -- normalised text, for quoted phrases matched literally
+    plain TEXT NOT NULL,  -- normalised text, for quoted phrases matched literally
+    -- What ranking needs, so only the passages shown are parsed from json.
+    game TEXT NOT NULL, kind TEXT NOT NULL, document TEXT NOT NULL, section_index INTEGER NOT NULL,
+    citations TEXT NOT NULL, name TEXT NOT NULL
 );
-CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL);
+CREATE INDEX passages_section ON passages(document, section_index);
+-- games: {game: passages of that game holding the term}, to tell which game a question is about.
+CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL, games TEXT NOT NULL);
 CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
 CREATE TABLE unplaced(json TEXT NOT NULL);
 -- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
@@ -41,12 +47,37 @@ CREATE VIRTUAL TABLE literal_fts USING fts5(plain, content = 'passages', content
 """
 
 
+_LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
+
+
+def english_glosses(text: str, lexicon: Lexicon) -> list[str]:
+    """The Japanese words the lexicon gives for the English words and phrases of a text, so a
+    passage written in English (the house rules) is found from a Japanese question too."""
+    words = _LATIN_WORD.findall(text.lower())
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(4, len(words) - i), 0, -1):
+            key = " ".join(words[i : i + n])
+            values = lexicon.english.get(key) or (lexicon.english.get(key[:-1]) if n == 1 and key.endswith("s") else None)
+            if values:
+                out.extend(values)
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
 class Segmented:
     """A passage's terms per column, and the readings seen for each term (for kana look-ups)."""
 
-    def __init__(self, passage: Passage, lexicon: Lexicon) -> None:
+    def __init__(self, passage: Passage, lexicon: Lexicon, english: bool = False) -> None:
         stop = frozenset(lexicon.stopwords)
         body = tokens(lexicon.prepare(strip_list_marks(passage.text)), stop)
+        if english:
+            glossed = " ".join(english_glosses(f"{passage.section} {passage.text}", lexicon))
+            body += tokens(lexicon.prepare(glossed), stop)
         self.body = [t.term for t in body]
         self.heading = [t.term for t in tokens(lexicon.prepare(passage.section), stop)]
         self.names = [t.term for t in tokens(lexicon.prepare(" ".join(passage.names)), stop)]
@@ -88,17 +119,30 @@ def looks_whole(path: Path, db: sqlite3.Connection) -> bool:
     return pages > 0 and path.stat().st_size >= pages * size
 
 
-Row = tuple[str, str, str, Sequence[str], Sequence[str], Sequence[str]]
+Row = tuple[Passage, str, Sequence[str], Sequence[str], Sequence[str]]
 
 
 def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> int:
-    """Insert (id, json, plain text, body terms, heading terms, name terms); returns the next free rowid."""
+    """Insert (passage, plain text, body terms, heading terms, name terms); returns the next free rowid."""
     rowid = start
-    for pid, payload, plain, body, heading, names in rows:
+    for passage, plain, body, heading, names in rows:
         terms = " ".join(dict.fromkeys([*body, *heading, *names]))
         db.execute(
-            "INSERT INTO passages(rowid, id, json, terms, plain) VALUES (?, ?, ?, ?, ?)",
-            (rowid, pid, payload, terms, plain),
+            "INSERT INTO passages(rowid, id, json, terms, plain, game, kind, document, section_index, citations, name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rowid,
+                passage.id,
+                passage.model_dump_json(),
+                terms,
+                plain,
+                passage.game,
+                passage.kind.value,
+                passage.document,
+                passage.section_index,
+                " ".join(map(str, passage.citations)),
+                passage.names[0] if passage.names else "",
+            ),
         )
         db.execute(
             "INSERT INTO passages_fts(rowid, body, heading, names) VALUES (?, ?, ?, ?)",
@@ -117,18 +161,20 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
     try:
         db.executescript(SCHEMA)
         df: Counter[str] = Counter()
+        by_game: dict[str, Counter[str]] = {}
         readings: dict[str, set[str]] = {}
         rows: list[Row] = []
         for document in documents:
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
             for passage in document.passages:
-                seg = Segmented(passage, lexicon)
+                seg = Segmented(passage, lexicon, english=document.meta.language == "en")
                 present = set(seg.body) | set(seg.heading) | set(seg.names)
                 df.update(present)
+                by_game.setdefault(passage.game, Counter()).update(present)
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
                 plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
-                rows.append((passage.id, passage.model_dump_json(), plain, seg.body, seg.heading, seg.names))
+                rows.append((passage, plain, seg.body, seg.heading, seg.names))
             for entry in document.glossary:
                 db.execute(
                     "INSERT INTO glossary VALUES (?, ?, ?, ?)",
@@ -138,12 +184,13 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                 db.execute("INSERT INTO unplaced VALUES (?)", (item.model_dump_json(),))
         write_rows(db, rows)
         db.executemany(
-            "INSERT INTO vocab VALUES (?, ?, ?)",
+            "INSERT INTO vocab VALUES (?, ?, ?, ?)",
             (
                 (
                     term,
                     count,
                     json.dumps(sorted(readings.get(term, ())), ensure_ascii=False),
+                    json.dumps({g: c[term] for g, c in sorted(by_game.items()) if c[term]}),
                 )
                 for term, count in df.items()
             ),

@@ -7,20 +7,23 @@ Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a p
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import function_spans, kana_runs, to_katakana, tokens
+from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
-MAX_MATCH_TERMS = 8  # retrieval uses the rarest few; scoring uses all
+MAX_MATCH_TERMS = 8
+MAX_ENGLISH_WORDS = 8  # the longest English phrase looked up (a card's full name)  # retrieval uses the rarest few; scoring uses all
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
+_ASCII_PHRASE = re.compile(r"^[a-z0-9'’\-:. ]+$")
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！「『\"“(（:：])\s*$")
 _MIN_KANA_READING = 3
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
@@ -47,6 +50,7 @@ class Vocabulary:
     synonym_lemmas: Mapping[str, str] = field(default_factory=dict)
     english_keys_words: frozenset[str] = frozenset()
     longest_reading: int = 0  # no kana spelling is looked up longer than this
+    keyword_terms: frozenset[str] = frozenset()  # the lexicon's game keywords, whether the corpus has them
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -67,6 +71,11 @@ class QueryPlan:
     weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
+    readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
+    corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
+    games: list[str] = field(default_factory=list)  # corpus games the question names
+    other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
+    missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
 
     def add(
         self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True
@@ -119,12 +128,15 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stop = frozenset(vocab.lexicon.english_stopwords)
     i = 0
     while i < len(words):
-        for n in range(min(5, len(words) - i), 0, -1):
+        for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
             for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     for term in vocab.english[key]:
                         plan.add(term, vocab, unit=f"en:{key}")
+                    targets = vocab.english[key]
+                    if targets and all(t not in vocab.df and t in vocab.keyword_terms for t in targets):
+                        plan.missing_keywords.append(key)  # Evasive: a keyword the corpus never names
                     break
                 if n > 1 and key in vocab.df:  # a name the corpus writes in English (Mickey Mouse)
                     plan.add(key, vocab)
@@ -153,7 +165,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
                 if _is_name(text, found[i].start()) and word not in plan.unknown_names:
-                    plan.unknown_names.append(word)
+                    plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
             i += 1
 
 
@@ -189,19 +201,57 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
 
 
 def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:
-    """Lexicon synonyms, found in the text as typed or with its hiragana read as katakana (でふ → デフ)."""
+    """Lexicon synonyms, found in the text as typed or with its hiragana read as katakana (でふ → デフ),
+    as whole words only: a match must begin and end where the segmenter cuts the text, so ダウン is
+    not found inside ダウンロード."""
+    starts, ends = boundaries(text)
     for haystack in dict.fromkeys((text, to_katakana(text))):
         for word, targets in vocab.synonyms.items():
-            at = haystack.find(word)
-            if at < 0:
+            spans = [
+                (at, at + len(word))
+                for at in _find_all(haystack, word)
+                if at in starts and at + len(word) in ends
+            ]
+            if not spans:
                 continue
             for term in targets:
                 plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=word)
+                if term not in vocab.df and term in vocab.keyword_terms:
+                    plan.missing_keywords.append(word)
             plan.soft_literals.extend(vocab.synonym_phrases.get(word, ()))
-            while at >= 0:
-                for position in range(at, at + len(word)):
+            for begin, end in spans:
+                for position in range(begin, end):
                     covered.setdefault(position, word)
-                at = haystack.find(word, at + 1)
+
+
+def _find_all(haystack: str, word: str) -> list[int]:
+    found, at = [], haystack.find(word)
+    while at >= 0:
+        found.append(at)
+        at = haystack.find(word, at + 1)
+    return found
+
+
+def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
+    """Which games the question names: a corpus game ("ロルカナ", "Lorcana", a typo of it) or a game the
+    corpus does not cover ("遊戯王", "Hearthstone"), as whole words."""
+    folded = text.lower()
+    lower = to_katakana(folded if len(folded) == len(text) else text)  # offsets must stay those of `text`
+    words = set(_LATIN_WORD.findall(lower))
+    starts, _ = boundaries(text)
+
+    def named(alias: str) -> bool:
+        alias = to_katakana(alias.lower())
+        if _ASCII_PHRASE.match(alias):
+            return re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", lower) is not None
+        return any(at in starts for at in _find_all(lower, alias))
+
+    for game, aliases in vocab.lexicon.games.items():
+        latin = [a.lower() for a in aliases if _ASCII.match(a.lower())]
+        typo = any(difflib.get_close_matches(w, latin, n=1, cutoff=0.8) for w in words if len(w) >= 5)
+        if any(named(a) for a in aliases) or typo:
+            plan.games.append(game)
+    plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name))
 
 
 def check_readable(question: str) -> None:
@@ -253,7 +303,12 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                 plan.add(token.term, vocab, weight=weight, unit=synonym)
         elif token.term in vocab.df or unit is None:
             plan.add(token.term, vocab, weight=weight, unit=unit)
+            if token.term not in vocab.df and unit is None:
+                plan.readings.setdefault(token.term, token.reading)
+                if token.term in vocab.keyword_terms and not token.piece:
+                    plan.missing_keywords.append(token.surface)
     _english(text, vocab, plan)
+    _games(text, vocab, plan)
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
     return plan

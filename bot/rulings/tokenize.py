@@ -114,3 +114,16 @@ def function_spans(text: str) -> list[tuple[int, int]]:
 
 def terms(text: str, symbols: Mapping[str, str] | None = None, stopwords: frozenset[str] = frozenset()) -> list[str]:
     return [t.term for t in tokens(normalize(text, symbols), stopwords)]
+
+
+def boundaries(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Where the segmenter cuts the text (split modes C and A, every part of speech): the offsets at
+    which a word may begin and end. A lexicon word counts only between two of them."""
+    starts: set[int] = {0}
+    ends: set[int] = {len(text)}
+    for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
+        for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
+            for piece in (m, *m.split(SplitMode.A)):
+                starts.add(chunk_start + piece.begin())
+                ends.add(chunk_start + piece.end())
+    return frozenset(starts), frozenset(ends)
