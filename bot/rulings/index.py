@@ -59,7 +59,10 @@ def english_glosses(text: str, lexicon: Lexicon) -> list[str]:
     while i < len(words):
         for n in range(min(4, len(words) - i), 0, -1):
             key = " ".join(words[i : i + n])
-            values = lexicon.english.get(key) or (lexicon.english.get(key[:-1]) if n == 1 and key.endswith("s") else None)
+            values = lexicon.english.get(key)
+            for suffix in ("s", "es", "ed", "d", "ing") if n == 1 and values is None else ():
+                if key.endswith(suffix):
+                    values = lexicon.english.get(key.removesuffix(suffix)) or values
             if values:
                 out.extend(values)
                 i += n

@@ -51,6 +51,7 @@ class Vocabulary:
     english_keys_words: frozenset[str] = frozenset()
     longest_reading: int = 0  # no kana spelling is looked up longer than this
     keyword_terms: frozenset[str] = frozenset()  # the lexicon's game keywords, whether the corpus has them
+    english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -132,8 +133,12 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
+                    weight = vocab.english_weights.get(key, 1.0)
                     for term in vocab.english[key]:
-                        plan.add(term, vocab, unit=f"en:{key}")
+                        plan.add(term, vocab, weight=weight, unit=f"en:{key}")
+                    for word in key.split():  # the English words too: the house rules are in English
+                        if word in vocab.df and word not in stop:
+                            plan.add(word, vocab, weight=weight * OTHER_WEIGHT, unit=f"en:{key}")
                     targets = vocab.english[key]
                     if targets and all(t not in vocab.df and t in vocab.keyword_terms for t in targets):
                         plan.missing_keywords.append(key)  # Evasive: a keyword the corpus never names
@@ -207,11 +212,7 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, 
     starts, ends = boundaries(text)
     for haystack in dict.fromkeys((text, to_katakana(text))):
         for word, targets in vocab.synonyms.items():
-            spans = [
-                (at, at + len(word))
-                for at in _find_all(haystack, word)
-                if at in starts and at + len(word) in ends
-            ]
+            spans = [(at, at + len(word)) for at in _find_all(haystack, word) if _whole(text, haystack, at, word, starts, ends)]
             if not spans:
                 continue
             for term in targets:
@@ -222,6 +223,25 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, 
             for begin, end in spans:
                 for position in range(begin, end):
                     covered.setdefault(position, word)
+
+
+def _whole(text: str, haystack: str, at: int, word: str, starts: frozenset[int], ends: frozenset[int]) -> bool:
+    """Whether `word` at `at` is a whole word: it begins and ends where the segmenter cuts. Kana a
+    player typed in hiragana for a katakana term (でふって) is cut oddly, so there it is enough that
+    no katakana word goes on before or after it."""
+    end = at + len(word)
+    if at in starts and end in ends:
+        return True
+    typed = text[at:end]
+    if haystack is text or not any("\u3041" <= c <= "\u3096" for c in typed):
+        return False
+    before = text[at - 1] if at else ""
+    after = text[end] if end < len(text) else ""
+    return not _is_katakana(before) and not _is_katakana(after) and not ("\u3041" <= before <= "\u3096")
+
+
+def _is_katakana(c: str) -> bool:
+    return bool(c) and ("\u30a1" <= c <= "\u30fa" or c == "\u30fc")
 
 
 def _find_all(haystack: str, word: str) -> list[int]:

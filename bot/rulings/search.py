@@ -55,7 +55,9 @@ NUMBER_WEIGHT = 0.3
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
 TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
-TYPO_POOL = 200  # the candidates compared with difflib: terms sharing a character pair with the word
+TYPO_POOL = 200
+LATIN_TYPO_CHARS = 5
+LATIN_CUTOFF, LATIN_NAME_CUTOFF = 0.87, 0.9  # the candidates compared with difflib: terms sharing a character pair with the word
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
 DIRECT_COVERAGE = 0.5
@@ -66,10 +68,14 @@ GAME_SHARE = 0.7
 # Where the rulebook is silent: a house rule carrying this share of the question, ahead of the best
 # rule passage by HOUSE_MARGIN, turns the answer into "the rulebook does not state this".
 HOUSE_COVERAGE = 0.4
-HOUSE_MARGIN = 0.0
+HOUSE_MARGIN = 0.05
+HOUSE_TIE_RATIO = 1.5
+HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
+SILENT_RULES = 2
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
+_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,8 @@ class Rulebook:
         for term, meaning in self.db.execute("SELECT term, meaning FROM glossary WHERE language = 'en'"):
             english[term.lower()] = corpus_terms([meaning])
             phrases[term.lower()] = (lexicon.prepare(meaning),)
-        for key, values in [*lexicon.english.items(), *_card_keys(lexicon)]:
+        cards = _card_keys(lexicon)
+        for key, values in [*lexicon.english.items(), *((key, values) for key, values, _ in cards)]:
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
             phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
         glossary_terms = [row[0] for row in self.db.execute("SELECT term FROM glossary WHERE language = 'ja'")]
@@ -160,12 +167,13 @@ class Rulebook:
             synonym_lemmas=_lemmas(lexicon),
             synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
             lexicon=lexicon,
-            keyword_terms=keyword_terms | frozenset(t for ts in english.values() for t in ts if t not in df),
+            keyword_terms=keyword_terms,
+            english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
         )
         # Game words: what the lexicon, the glossaries and the keywords give. A question with none of
         # them and little in common with any passage is plainly about something else.
         self.game_words = (
-            frozenset(t for ts in english.values() for t in ts)
+            frozenset(t for key, ts in english.items() if key in lexicon.english for t in ts)
             | frozenset(t for ts in self.vocab.synonyms.values() for t in ts)
             | keyword_terms
         ) & frozenset(t for t, n in df.items() if n <= TOPIC_MAX_SHARE * passages)
@@ -173,6 +181,9 @@ class Rulebook:
         # of the same script (a Latin typo never suggests a Japanese term, nor the reverse). Words are
         # filed under each pair of characters they hold, so a typo is compared with few of them.
         words = [t for t in df if len(t) > 1] + [key for key in english if " " not in key]
+        self._latin_words = frozenset(key for key in english if " " not in key) | frozenset(
+            a.lower() for aliases in lexicon.games.values() for a in aliases if _LATIN.match(a.lower())
+        )
         self._pairs: dict[str, list[str]] = {}
         for word in sorted(set(words)):
             for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
@@ -216,7 +227,7 @@ class Rulebook:
                 continue
             reading = plan.readings.get(word, "")
             found = sorted(self.vocab.by_reading.get(reading, ())) if len(reading) >= MIN_TYPO_CHARS else []
-            meant = found[0] if found else self._close_word(word)
+            meant = found[0] if found else self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
             targets = self.vocab.english.get(meant, (meant,)) if _LATIN.match(meant) else (meant,)
@@ -229,17 +240,22 @@ class Rulebook:
                 plan.add(term, self.vocab, weight=0.8, unit=word)
             plan.corrections.append((word, meant))
 
-    def _close_word(self, word: str) -> str | None:
+    def _close_word(self, word: str, capitalised: bool = False) -> str | None:
+        """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
+        An English word is compared with the lexicon's game words only, and must be nearer: English
+        is full of real words one letter apart (discord, discard); a capitalised one nearer still."""
         latin = bool(_LATIN.match(word))
+        if latin and len(word) < LATIN_TYPO_CHARS:
+            return None
         pool: dict[str, None] = {}
         for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
             for candidate in self._pairs.get(pair, ()):
-                if bool(_LATIN.match(candidate)) == latin and candidate != word:
+                if (candidate in self._latin_words if latin else not _LATIN.match(candidate)) and candidate != word:
                     pool[candidate] = None
                 if len(pool) >= TYPO_POOL:
                     break
-        cutoff = TYPO_CUTOFF if len(word) >= 4 else 0.8
-        close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff)
+        cutoff = (LATIN_NAME_CUTOFF if capitalised else LATIN_CUTOFF) if latin else TYPO_CUTOFF
+        close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         return close[0] if close else None
 
     def _game_of(self, plan: QueryPlan) -> str | None:
@@ -266,7 +282,7 @@ class Rulebook:
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
         """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
         word at all and little in common with any passage."""
-        if plan.other_games and not plan.games and game is None:
+        if plan.other_games and not plan.games:
             return True
         if plan.missing_keywords:
             return True
@@ -275,11 +291,11 @@ class Rulebook:
 
     # --- ranking ------------------------------------------------------------------------------
 
-    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str]) -> float:
+    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str], unknown_share: float = UNKNOWN_SHARE) -> float:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
-        count little."""
-        unknown = UNKNOWN_SHARE * self.idf("") * sum(plan.unknown.values())
+        count little (fully, when asking whether the question is about the corpus at all)."""
+        unknown = unknown_share * self.idf("") * sum(plan.unknown.values())
         total = found = 0.0
         for unit, members in plan.units.items():
             weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
@@ -407,17 +423,20 @@ class Rulebook:
             "game": about,
             "options": dict(options or {}),
         }
-        if not rules or self._outside(plan, max(best, house[0].coverage if house else 0.0), about):
+        raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
+        if not rules or self._outside(plan, raw, about):
             return Answer(answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common)
         parts = self._parts(question, plan, game, about)
         chosen = self._pick(rules, parts, k)
         label = self._label(plan, rules, chosen, parts)
         house_hits: list[Hit] = []
-        if house and house[0].coverage >= HOUSE_COVERAGE and (
-            label is not Label.DIRECT or house[0].coverage > best + HOUSE_MARGIN
-        ):
+        if house and self._house_settles(house[0], rules[:5], best):
             label = Label.SILENT
-            chosen = chosen[:1]  # the closest rule passage, then the house rule
+            chosen = chosen[:SILENT_RULES]  # the closest rule passages, then the house rule
+            house_hits = [self._hit(house[0], [])]
+        elif house and self._house_near(house[0], rules[:5], best):
+            # A house rule nearly as close as the rules: the rulebook may well leave this open.
+            label = Label.CLOSEST
             house_hits = [self._hit(house[0], [])]
         groups = self._group(chosen, rules)
         return Answer(
@@ -427,6 +446,23 @@ class Rulebook:
             house=house_hits,
             **common,
         )
+
+    def _house_settles(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
+        """Whether a house rule speaks to the question better than any rule passage: it carries more
+        of the question, or as much and matches it much more strongly."""
+        if house.coverage < HOUSE_COVERAGE:
+            return False
+        if house.coverage >= best + HOUSE_MARGIN:
+            return True
+        strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
+        return house.coverage >= best - 0.01 and house.score >= HOUSE_TIE_RATIO * strongest
+
+    def _house_near(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
+        """A house rule as close as the rules: more of the question, or as much and as strong a match."""
+        if house.coverage < HOUSE_COVERAGE:
+            return False
+        strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
+        return house.coverage > best or (house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest)
 
     def _parts(
         self, question: str, plan: QueryPlan, game: str | None, about: str | None
@@ -558,17 +594,15 @@ def _whole_term(lexicon: Lexicon, word: str, stop: frozenset[str]) -> str:
     return whole[0].term if len(whole) == 1 else ""
 
 
-def _card_keys(lexicon: Lexicon) -> list[tuple[str, list[str]]]:
-    """English card names as lexicon keys: the full name and the character's name alone
-    ("Elsa - Spirit of Winter" and "Elsa" → エルサ – 冬の精霊)."""
-    out: list[tuple[str, list[str]]] = []
+def _card_keys(lexicon: Lexicon) -> list[tuple[str, list[str], float]]:
+    """English card names as lexicon keys with their weight: the full name, and the character's
+    name alone at a lower weight ("Elsa - Spirit of Winter" → エルサ – 冬の精霊, "Elsa" → エルサ)."""
+    out: list[tuple[str, list[str], float]] = []
     for english, japanese in lexicon.cards.items():
-        words = " ".join(re.findall(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*", english.lower()))
-        out.append((words, [japanese]))
+        out.append((" ".join(_WORD.findall(english.lower())), [japanese], 1.0))
         head = re.split(r"\s+[-–—]\s+", english, maxsplit=1)[0]
         if head != english:
-            name = " ".join(re.findall(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*", head.lower()))
-            out.append((name, [re.split(r"\s+[-–—]\s+", japanese, maxsplit=1)[0]]))
+            out.append((" ".join(_WORD.findall(head.lower())), [re.split(r"\s+[-–—]\s+", japanese, maxsplit=1)[0]], 0.5))
     return out
 
 
