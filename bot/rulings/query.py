@@ -19,7 +19,9 @@ from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katak
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
 MAX_MATCH_TERMS = 8
-MAX_ENGLISH_WORDS = 8  # the longest English phrase looked up (a card's full name)  # retrieval uses the rarest few; scoring uses all
+MAX_ENGLISH_WORDS = (
+    8  # the longest English phrase looked up (a card's full name)  # retrieval uses the rarest few; scoring uses all
+)
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
@@ -184,6 +186,7 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
     the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
     synonym already read and outside any one particle or auxiliary."""
     grammar = function_spans(text)
+    starts, ends = boundaries(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
         i = 0
@@ -194,7 +197,11 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
             # Longest first, but never longer than a known reading: a long kana run costs linear time.
             for j in range(min(len(kata), i + vocab.longest_reading), i + _MIN_KANA_READING - 1, -1):
                 found = vocab.by_reading.get(kata[i:j])
-                if found and not any(b <= start + i and start + j <= e for b, e in grammar):
+                # Katakana as typed is a word only between cuts (no ダウン inside ダウンロード);
+                # hiragana is how a player spells a word out, wherever the segmenter cut it.
+                typed_katakana = run[i:j] == kata[i:j]
+                whole = not typed_katakana or (start + i in starts and start + j in ends)
+                if found and whole and not any(b <= start + i and start + j <= e for b, e in grammar):
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):
@@ -212,7 +219,11 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, 
     starts, ends = boundaries(text)
     for haystack in dict.fromkeys((text, to_katakana(text))):
         for word, targets in vocab.synonyms.items():
-            spans = [(at, at + len(word)) for at in _find_all(haystack, word) if _whole(text, haystack, at, word, starts, ends)]
+            spans = [
+                (at, at + len(word))
+                for at in _find_all(haystack, word)
+                if _whole(text, haystack, at, word, starts, ends)
+            ]
             if not spans:
                 continue
             for term in targets:

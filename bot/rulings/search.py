@@ -57,7 +57,10 @@ TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
 TYPO_POOL = 200
 LATIN_TYPO_CHARS = 5
-LATIN_CUTOFF, LATIN_NAME_CUTOFF = 0.87, 0.9  # the candidates compared with difflib: terms sharing a character pair with the word
+LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
+    0.87,
+    0.9,
+)  # the candidates compared with difflib: terms sharing a character pair with the word
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
 DIRECT_COVERAGE = 0.5
@@ -263,20 +266,20 @@ class Rulebook:
         named = [g for g in plan.games if g in {d.game for d in self.documents.values()}]
         if len(named) == 1:
             return named[0]
-        weight: Counter[str] = Counter()
+        weight: dict[str, float] = {}
         total = 0.0
         for members in plan.units.values():
             w = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
-            shares: Counter[str] = Counter()
+            shares: dict[str, float] = {}
             for t in members:
                 for game, n in self.term_games.get(t, {}).items():
-                    shares[game] = max(shares[game], n / max(self.vocab.df.get(t, 1), 1))
+                    shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
             total += w
             for game, share in shares.items():
-                weight[game] += w * share
+                weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
             return None
-        game, best = weight.most_common(1)[0]
+        game, best = max(weight.items(), key=lambda item: item[1])
         return game if best / total >= GAME_SHARE else None
 
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
@@ -349,9 +352,7 @@ class Rulebook:
             present = frozenset(terms.split())
             bonus = self._bonus(plan, Kind(kind), name, plain)
             citations = frozenset(int(c) for c in cites.split())
-            scored.append(
-                (rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns)
-            )
+            scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
         bm25 = [self._bm25f(plan, s[-1]) for s in scored]
         best = max(bm25, default=0.0) or 1.0
         out = []
@@ -425,7 +426,9 @@ class Rulebook:
         }
         raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
         if not rules or self._outside(plan, raw, about):
-            return Answer(answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common)
+            return Answer(
+                answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
+            )
         parts = self._parts(question, plan, game, about)
         chosen = self._pick(rules, parts, k)
         label = self._label(plan, rules, chosen, parts)
@@ -464,9 +467,7 @@ class Rulebook:
         strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
         return house.coverage > best or (house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest)
 
-    def _parts(
-        self, question: str, plan: QueryPlan, game: str | None, about: str | None
-    ) -> list[list[_Candidate]]:
+    def _parts(self, question: str, plan: QueryPlan, game: str | None, about: str | None) -> list[list[_Candidate]]:
         """The ranking of each part of a question with several parts (none for a one-part question)."""
         pieces = split_parts(question)
         if len(pieces) < 2:
@@ -501,8 +502,8 @@ class Rulebook:
     ) -> Label:
         """A direct match when the best passage carries most of the question (each part's best, most
         of that part) and every game keyword of the question is in a passage shown."""
-        if rules[0].coverage < DIRECT_COVERAGE:
-            return Label.CLOSEST
+        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names:
+            return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
         topic = [m for m in plan.units.values() if any(t in self.keywords for t in m)]
@@ -602,7 +603,9 @@ def _card_keys(lexicon: Lexicon) -> list[tuple[str, list[str], float]]:
         out.append((" ".join(_WORD.findall(english.lower())), [japanese], 1.0))
         head = re.split(r"\s+[-–—]\s+", english, maxsplit=1)[0]
         if head != english:
-            out.append((" ".join(_WORD.findall(head.lower())), [re.split(r"\s+[-–—]\s+", japanese, maxsplit=1)[0]], 0.5))
+            out.append(
+                (" ".join(_WORD.findall(head.lower())), [re.split(r"\s+[-–—]\s+", japanese, maxsplit=1)[0]], 0.5)
+            )
     return out
 
 

@@ -15,6 +15,7 @@ _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞"
 _FUNCTION_POS = frozenset({"助詞", "助動詞"})
 _DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
+_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 _LIST_MARK = re.compile(r"^\s*(?:[•・\-*]|\d{1,2}[.．])\s*", re.MULTILINE)
 # Sudachi refuses very long inputs; questions are cut well before that.
@@ -123,7 +124,9 @@ def boundaries(text: str) -> tuple[frozenset[int], frozenset[int]]:
     ends: set[int] = {len(text)}
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
         for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
-            for piece in (m, *m.split(SplitMode.A)):
+            # A katakana loanword is one word even where split mode A cuts it (ダウン|ロード).
+            pieces = (m,) if _KATAKANA_WORD.fullmatch(m.surface()) else (m, *m.split(SplitMode.A))
+            for piece in pieces:
                 starts.add(chunk_start + piece.begin())
                 ends.add(chunk_start + piece.end())
     return frozenset(starts), frozenset(ends)
