@@ -133,16 +133,22 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     bag = [t for (terms,) in real for t in terms.split()]
     lengths = [len(terms.split()) for (terms,) in real]
     rng = random.Random(seed)
+    # Synthetic passages belong to the corpus's games in the same proportions, as more documents
+    # about the same games would (a game of their own would make every question look like it).
+    games = [g for (g,) in db.execute("SELECT game FROM passages")]
     df: Counter[str] = Counter()
+    by_game: dict[str, Counter[str]] = {}
     rows: list[Row] = []
     for n in range(len(real) * (scale - 1)):
+        game = rng.choice(games)
         body = [rng.choice(bag) for _ in range(rng.choice(lengths) or 1)]
         df.update(set(body))
+        by_game.setdefault(game, Counter()).update(set(body))
         pid = f"synthetic/{n // 100:04d}/{n % 100:02d}"
         passage = Passage(
             id=pid,
             document="synthetic",
-            game="synthetic",
+            game=game,
             section_index=n // 100,
             section="synthetic",
             kind=Kind.BODY,
@@ -153,11 +159,16 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     start = int(db.execute("SELECT max(rowid) FROM passages").fetchone()[0]) + 1
     write_rows(db, rows, start=start)
     for term, count in df.items():
-        games = json.loads(db.execute("SELECT games FROM vocab WHERE term = ?", (term,)).fetchone()[0])
-        games["synthetic"] = count
-        db.execute("UPDATE vocab SET df = df + ?, games = ? WHERE term = ?", (count, json.dumps(games), term))
+        row = db.execute("SELECT games FROM vocab WHERE term = ?", (term,)).fetchone()
+        if row is None:  # a piece of a name with a space in it ("mickey mouse"): a term of its own here
+            db.execute("INSERT INTO vocab VALUES (?, 0, '[]', '{}')", (term,))
+        shares = json.loads(row[0]) if row else {}
+        for game, counts in by_game.items():
+            if counts[term]:
+                shares[game] = shares.get(game, 0) + counts[term]
+        db.execute("UPDATE vocab SET df = df + ?, games = ? WHERE term = ?", (count, json.dumps(shares), term))
     db.execute("UPDATE meta SET value = ? WHERE key = 'passages'", (str(len(real) * scale),))
-    meta = {"id": "synthetic", "title": "synthetic", "game": "synthetic", "language": "ja", "source": "bench"}
+    meta = {"id": "synthetic", "title": "synthetic", "game": "horizonnotes", "language": "ja", "source": "bench"}
     db.execute("INSERT INTO documents VALUES ('synthetic', ?)", (json.dumps({**meta, "version": "0"}),))
     db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
     db.execute("INSERT INTO literal_fts(literal_fts) VALUES ('optimize')")

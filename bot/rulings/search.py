@@ -429,7 +429,7 @@ class Rulebook:
             return Answer(
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
             )
-        parts = self._parts(question, plan, game, about)
+        parts = self._parts(question, rules, about)
         chosen = self._pick(rules, parts, k)
         label = self._label(plan, rules, chosen, parts)
         house_hits: list[Hit] = []
@@ -467,17 +467,21 @@ class Rulebook:
         strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
         return house.coverage > best or (house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest)
 
-    def _parts(self, question: str, plan: QueryPlan, game: str | None, about: str | None) -> list[list[_Candidate]]:
+    def _parts(self, question: str, pool: list[_Candidate], about: str | None) -> list[list[_Candidate]]:
         """The ranking of each part of a question with several parts (none for a one-part question)."""
         pieces = split_parts(question)
         if len(pieces) < 2:
             return []
+        # Each part re-ranks the whole question's candidates by how much of that part they carry: the
+        # whole question's retrieval already holds them, and a second search per part costs time.
         out = []
         for piece in pieces:
             sub = self.plan(piece)
-            if len(sub.units) < 1:
+            if not sub.units:
                 continue
-            out.append([c for c in self._candidates(sub, game, prefer=about) if not c.house])
+            scored = [(self._coverage(sub, c.terms), c.rank, c) for c in pool]
+            scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
+            out.append([c for _, _, c in scored])
         return [p for p in out if p] if len(out) > 1 else []
 
     def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
