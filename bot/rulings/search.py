@@ -173,13 +173,14 @@ class Rulebook:
             keyword_terms=keyword_terms,
             english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
         )
-        # Game words: what the lexicon, the glossaries and the keywords give. A question with none of
-        # them and little in common with any passage is plainly about something else.
+        # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
+        # カード) included. A question with none of them and little in common with any passage is
+        # plainly about something else.
         self.game_words = (
             frozenset(t for key, ts in english.items() if key in lexicon.english for t in ts)
             | frozenset(t for ts in self.vocab.synonyms.values() for t in ts)
             | keyword_terms
-        ) & frozenset(t for t, n in df.items() if n <= TOPIC_MAX_SHARE * passages)
+        ) & frozenset(df)
         # What an unknown word may be a typo of: English words the lexicon translates, or corpus terms
         # of the same script (a Latin typo never suggests a Japanese term, nor the reverse). Words are
         # filed under each pair of characters they hold, so a typo is compared with few of them.
@@ -511,7 +512,7 @@ class Rulebook:
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
         topic = [m for m in plan.units.values() if any(t in self.keywords for t in m)]
-        shown = frozenset().union(*(c.terms for c in chosen))
+        shown = chosen[0].terms if not parts else frozenset().union(*(c.terms for c in chosen))
         if not all(any(t in shown for t in members) for members in topic):
             return Label.CLOSEST
         return Label.DIRECT
