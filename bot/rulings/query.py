@@ -79,6 +79,11 @@ class QueryPlan:
     games: list[str] = field(default_factory=list)  # corpus games the question names
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
+    # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
+    # recomputes them).
+    unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
+        default=None, repr=False
+    )
 
     def add(
         self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True

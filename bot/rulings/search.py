@@ -123,6 +123,7 @@ class Rulebook:
             for row in self.db.execute("SELECT id, json FROM documents")
         }
         passages = int(self._meta("passages"))
+        self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
         by_reading: dict[str, set[str]] = {}
@@ -212,8 +213,11 @@ class Rulebook:
         return str(row[0]) if row else ""
 
     def idf(self, term: str) -> float:
-        n, df = self.vocab.passages, self.vocab.df.get(term, 0)
-        return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+        cached = self._idf.get(term)
+        if cached is None:
+            n, df = self.vocab.passages, self.vocab.df.get(term, 0)
+            cached = self._idf[term] = math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+        return cached
 
     # --- the question -------------------------------------------------------------------------
 
@@ -299,17 +303,22 @@ class Rulebook:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
         count little (fully, when asking whether the question is about the corpus at all)."""
-        unknown = unknown_share * self.idf("") * sum(plan.unknown.values())
-        total = found = 0.0
-        for unit, members in plan.units.items():
-            weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
-            if _NUMBER.match(unit):
-                weight *= NUMBER_WEIGHT
-            total += weight
-            if any(t in passage_terms for t in members):
-                found += weight
-        total += unknown
+        units, known = self._unit_weights(plan)
+        total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
+        found = sum(weight for members, weight in units if not passage_terms.isdisjoint(members))
         return found / total if total else 0.0
+
+    def _unit_weights(self, plan: QueryPlan) -> tuple[list[tuple[frozenset[str], float]], float]:
+        """Each unit's terms and weight (its rarest term's idf times its weight; numbers count little),
+        and their sum: worked out once per plan, used for every candidate."""
+        key = (len(plan.units), len(plan.terms), sum(plan.weights.values()))
+        if plan.unit_weights is None or plan.unit_weights[0] != key:
+            units = []
+            for unit, members in plan.units.items():
+                weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
+                units.append((frozenset(members), weight * (NUMBER_WEIGHT if _NUMBER.match(unit) else 1.0)))
+            plan.unit_weights = (key, units, sum(w for _, w in units))
+        return plan.unit_weights[1], plan.unit_weights[2]
 
     def _candidates(self, plan: QueryPlan, game: str | None, prefer: str | None = None) -> list[_Candidate]:
         """Retrieve with FTS5 on the question's rarer terms, then score every candidate in Python with

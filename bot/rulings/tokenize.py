@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from sudachipy import Dictionary, Morpheme, SplitMode, Tokenizer
 
@@ -102,7 +102,8 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
     return token
 
 
-def function_spans(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=32)
+def function_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Character spans of particles and auxiliaries (でしょう, から): kana inside one is grammar, not a
     word typed in kana (the しょう of でしょう is no 章)."""
     spans = []
@@ -110,13 +111,14 @@ def function_spans(text: str) -> list[tuple[int, int]]:
         for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
             if m.part_of_speech()[0] in _FUNCTION_POS:
                 spans.append((chunk_start + m.begin(), chunk_start + m.end()))
-    return spans
+    return tuple(spans)
 
 
 def terms(text: str, symbols: Mapping[str, str] | None = None, stopwords: frozenset[str] = frozenset()) -> list[str]:
     return [t.term for t in tokens(normalize(text, symbols), stopwords)]
 
 
+@lru_cache(maxsize=32)
 def boundaries(text: str) -> tuple[frozenset[int], frozenset[int]]:
     """Where the segmenter cuts the text (split modes C and A, every part of speech): the offsets at
     which a word may begin and end. A lexicon word counts only between two of them."""
