@@ -54,6 +54,7 @@ class Vocabulary:
     longest_reading: int = 0  # no kana spelling is looked up longer than this
     keyword_terms: frozenset[str] = frozenset()  # the lexicon's game keywords, whether the corpus has them
     english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
+    card_names: Mapping[str, str] = field(default_factory=dict)  # a card's full English name → its Japanese name
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -76,6 +77,7 @@ class QueryPlan:
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
     readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
+    cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     games: list[str] = field(default_factory=list)  # corpus games the question names
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
@@ -141,6 +143,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     weight = vocab.english_weights.get(key, 1.0)
+                    if key in vocab.card_names:
+                        plan.cards.append(vocab.card_names[key])
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
                     for word in key.split():  # the English words too: the house rules are in English

@@ -36,6 +36,7 @@ COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.9
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
+CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions and terminology rows are glosses: behind the rules unless the question names
@@ -173,6 +174,7 @@ class Rulebook:
             lexicon=lexicon,
             keyword_terms=keyword_terms,
             english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
+            card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
         )
         # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
         # カード) included. A question with none of them and little in common with any passage is
@@ -400,6 +402,8 @@ class Rulebook:
             bonus += LITERAL_BONUS
         if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
             bonus += SOFT_LITERAL_BONUS
+        if any(card in plain for card in plan.cards):
+            bonus += CARD_NAME_BONUS  # the passage about the card the question names
         if kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
             bonus -= UNVERIFIED_PENALTY
         if kind is Kind.DEFINITION:
@@ -446,11 +450,11 @@ class Rulebook:
         if house and self._house_settles(house[0], rules[:5], best):
             label = Label.SILENT
             chosen = chosen[:SILENT_RULES]  # the closest rule passages, then the house rule
-            house_hits = [self._hit(house[0], [])]
+            house_hits = [self._house_hit(house[0])]
         elif house and self._house_near(house[0], rules[:5], best):
             # A house rule nearly as close as the rules: the rulebook may well leave this open.
             label = Label.CLOSEST
-            house_hits = [self._hit(house[0], [])]
+            house_hits = [self._house_hit(house[0])]
         groups = self._group(chosen, rules)
         return Answer(
             answered=True,
@@ -560,6 +564,28 @@ class Rulebook:
             house=p.kind is Kind.HOUSE_RULE,
             options=list(p.names) if p.kind is Kind.HOUSE_RULE else [],
         )
+
+    def _house_hit(self, candidate: _Candidate) -> Hit:
+        """A house rule is shown by its decision; when the reason matched better, the reason is named
+        beside it (a player asks what the table does, then why)."""
+        decision = f"{candidate.document}/{candidate.section_index:02d}/01"
+        if candidate.id == decision or self._passage(decision) is None:
+            return self._hit(candidate, [])
+        row = self.db.execute("SELECT rowid FROM passages WHERE id = ?", (decision,)).fetchone()
+        shown = _Candidate(
+            row[0],
+            decision,
+            candidate.game,
+            candidate.kind,
+            candidate.document,
+            candidate.section_index,
+            candidate.citations,
+            candidate.score,
+            candidate.coverage,
+            candidate.rank,
+            candidate.terms,
+        )
+        return self._hit(shown, [candidate.id])
 
     def _key_rule(self, passage: Passage) -> str:
         """The key rule a passage restates (same section, a shared citation), to quote beside it."""
