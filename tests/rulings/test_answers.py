@@ -27,6 +27,13 @@ def ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
 def test_an_english_card_name_finds_the_passage_about_that_card(rulebook: Rulebook) -> None:
     answer = rulebook.search("Elsa - Spirit of Winter exerted them; can another card ready those characters?")
     assert answer.hits[0].id == f"{JUDGE}/03/04"  # the passage about 《エルサ – 冬の精霊》
+    # A long question whose other words point elsewhere (a passage about exerted characters during
+    # a turn): the card it names still decides.
+    answer = rulebook.search(
+        "When I play Elsa - Spirit of Winter and exert two of my opponent's characters, can my opponent"
+        " still ready one of them during their own turn with another card, or does the effect stop that too?"
+    )
+    assert answer.hits[0].id == f"{JUDGE}/03/04"
 
 
 def test_every_card_of_the_lexicon_is_named_in_the_corpus() -> None:
