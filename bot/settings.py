@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -13,6 +14,13 @@ from bot.errors import RefereeError
 
 def _default_data_dir() -> Path:
     return Path.cwd() / "data"
+
+
+def _default_cache_dir() -> Path:
+    """The user's cache folder (XDG), never the folder a command happens to run from."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / "horizonnotes-referee"
 
 
 class Settings(BaseSettings):
@@ -27,6 +35,8 @@ class Settings(BaseSettings):
     default_locale: str = Field(default="ja", validation_alias="REFEREE_LOCALE", pattern="^(ja|en)$")
     cards_dir: Path | None = Field(default=None, validation_alias="REFEREE_CARDS_DIR")
     rules_dir: Path | None = Field(default=None, validation_alias="REFEREE_RULES_DIR")
+    # Files rebuilt from other files (the rulings index): safe to delete at any time.
+    cache_dir: Path = Field(default_factory=_default_cache_dir, validation_alias="REFEREE_CACHE_DIR")
     log_level: str = Field(default="INFO", validation_alias="REFEREE_LOG_LEVEL")
     # full: every action is on the disk before anyone is told it happened (a power cut loses nothing);
     # normal: skips that fsync, still safe when the bot is killed, but a power cut can lose the last seconds.

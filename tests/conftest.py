@@ -11,3 +11,4 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest
     for name in ("DISCORD_TOKEN", "REFEREE_DATABASE", "REFEREE_DEV_GUILD_ID", "REFEREE_CARDS_DIR", "REFEREE_RULES_DIR"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

@@ -10,6 +10,7 @@ from bot.paths import data_folder
 from bot.rulings.cards import MAX_CARDS, card_notes
 from bot.rulings.corpus import load_corpus
 from bot.rulings.errors import RulingsError
+from bot.rulings.query import check_readable
 from bot.rulings.render import answer_json, render_answer
 from bot.rulings.search import Rulebook
 from bot.settings import Settings
@@ -65,13 +66,14 @@ def ruling(args: argparse.Namespace, settings: Settings) -> int:
     if args.check:
         return _check(args, settings)
     question = str(args.question)
+    check_readable(question)
     if not question.strip():
         raise RulingsError("rulings.empty_question")
     if not 1 <= args.k <= MAX_K:
         raise RulingsError("rulings.bad_k", k=args.k, max=MAX_K)
     cards = card_notes(args.card, cards_dir=settings.cards_dir)
     rules_dir = data_folder("rules", settings.rules_dir)
-    rulebook = Rulebook.open(settings.data_dir, rules_dir)
+    rulebook = Rulebook.open(settings.cache_dir, rules_dir)
     try:
         if not rulebook.documents:  # a misplaced corpus, not a question the rules are silent on
             raise RulingsError("rulings.empty_corpus", path=rules_dir)

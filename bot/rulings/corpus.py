@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon, load_lexicon
+from bot.rulings.house import parse_house_rules
 from bot.rulings.models import DocumentMeta, ParsedDocument
 from bot.rulings.parse import parse_document
 
@@ -21,13 +22,23 @@ LEXICON_FILE = "lexicon.toml"
 
 
 def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
-    """(text, metadata) pairs, sorted by file name. A text without metadata is an error, not skipped."""
+    """(text, metadata) pairs, sorted by file name. A text without metadata is an error, not skipped.
+
+    A metadata file without a text beside it names its document with `path` (docs/house-rules.md
+    lives with the docs); such a document is left out where that file is not shipped (an installed
+    copy without docs/)."""
     pairs: list[tuple[Path, Path]] = []
     for text in sorted(rules_dir.glob("*.txt")):
         meta = text.with_suffix(".toml")
         if not meta.is_file():
             raise RulingsError("rulings.meta_missing", file=text.name, meta=meta.name)
         pairs.append((text, meta))
+    for meta in sorted(rules_dir.glob("*.toml")):
+        if meta.name == LEXICON_FILE or meta.with_suffix(".txt").is_file():
+            continue
+        elsewhere = load_meta(meta).path
+        if elsewhere and (rules_dir / elsewhere).is_file():
+            pairs.append((rules_dir / elsewhere, meta))
     return pairs
 
 
@@ -70,7 +81,8 @@ def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:
             text = text_path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise RulingsError("rulings.not_utf8", file=text_path.name) from exc
-        documents.append(parse_document(meta, text))
+        reader = parse_house_rules if meta.format == "house-rules" else parse_document
+        documents.append(reader(meta, text))
     try:
         lexicon = load_lexicon(rules_dir / LEXICON_FILE)
     except (tomllib.TOMLDecodeError, ValidationError) as exc:

@@ -72,6 +72,11 @@ class Lexicon(BaseModel):
     stopwords: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)  # game terms a question's topic hangs on
     english_stopwords: list[str] = Field(default_factory=list)
+    # The corpus's games and the names players call them by; games the corpus does not cover.
+    games: dict[str, list[str]] = Field(default_factory=dict)
+    other_games: list[str] = Field(default_factory=list)
+    # English card names → the Japanese names the corpus uses (the English original's examples).
+    cards: dict[str, str] = Field(default_factory=dict)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
 
     @field_validator("patterns")

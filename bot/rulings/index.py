@@ -9,18 +9,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bot.rulings.corpus import corpus_digest, load_corpus
+from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-12"
+INDEX_VERSION = "rulings-index-13"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,9 +30,14 @@ CREATE TABLE documents(id TEXT PRIMARY KEY, json TEXT NOT NULL);
 CREATE TABLE passages(
     rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, json TEXT NOT NULL,
     terms TEXT NOT NULL,  -- body, heading and name terms: what a hit is measured against
-    plain TEXT NOT NULL   -- normalised text, for quoted phrases matched literally
+    plain TEXT NOT NULL,  -- normalised text, for quoted phrases matched literally
+    -- What ranking needs, so only the passages shown are parsed from json.
+    game TEXT NOT NULL, kind TEXT NOT NULL, document TEXT NOT NULL, section_index INTEGER NOT NULL,
+    citations TEXT NOT NULL, name TEXT NOT NULL
 );
-CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL);
+CREATE INDEX passages_section ON passages(document, section_index);
+-- games: {game: passages of that game holding the term}, to tell which game a question is about.
+CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL, games TEXT NOT NULL);
 CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
 CREATE TABLE unplaced(json TEXT NOT NULL);
 -- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
@@ -40,12 +47,40 @@ CREATE VIRTUAL TABLE literal_fts USING fts5(plain, content = 'passages', content
 """
 
 
+_LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
+
+
+def english_glosses(text: str, lexicon: Lexicon) -> list[str]:
+    """The Japanese words the lexicon gives for the English words and phrases of a text, so a
+    passage written in English (the house rules) is found from a Japanese question too."""
+    words = _LATIN_WORD.findall(text.lower())
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(4, len(words) - i), 0, -1):
+            key = " ".join(words[i : i + n])
+            values = lexicon.english.get(key)
+            for suffix in ("s", "es", "ed", "d", "ing") if n == 1 and values is None else ():
+                if key.endswith(suffix):
+                    values = lexicon.english.get(key.removesuffix(suffix)) or values
+            if values:
+                out.extend(values)
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
 class Segmented:
     """A passage's terms per column, and the readings seen for each term (for kana look-ups)."""
 
-    def __init__(self, passage: Passage, lexicon: Lexicon) -> None:
+    def __init__(self, passage: Passage, lexicon: Lexicon, english: bool = False) -> None:
         stop = frozenset(lexicon.stopwords)
         body = tokens(lexicon.prepare(strip_list_marks(passage.text)), stop)
+        if english:
+            glossed = " ".join(english_glosses(f"{passage.section} {passage.text}", lexicon))
+            body += tokens(lexicon.prepare(glossed), stop)
         self.body = [t.term for t in body]
         self.heading = [t.term for t in tokens(lexicon.prepare(passage.section), stop)]
         self.names = [t.term for t in tokens(lexicon.prepare(" ".join(passage.names)), stop)]
@@ -62,21 +97,55 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def index_path(data_dir: Path, rules_dir: Path) -> Path:
-    return data_dir / "rulings" / f"index-{corpus_digest(rules_dir, code_version())[:20]}.sqlite3"
+def index_path(cache_dir: Path, rules_dir: Path) -> Path:
+    return cache_dir / "rulings" / f"index-{corpus_digest(rules_dir, code_version())[:20]}.sqlite3"
 
 
-Row = tuple[str, str, str, Sequence[str], Sequence[str], Sequence[str]]
+def cache_error(folder: Path, exc: BaseException) -> RulingsError:
+    """A cache folder that cannot be made or written (read-only, a file in the way, a name too long)."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return RulingsError("rulings.cache_unusable", path=str(folder), reason=reason)
+
+
+def discard(path: Path) -> None:
+    """Remove an index file that does not open; it is a cache and is built again."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise cache_error(path.parent, exc) from exc
+
+
+def looks_whole(path: Path, db: sqlite3.Connection) -> bool:
+    """A cheap check that no page of the file was cut off (a truncated copy, a full disk)."""
+    pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+    size = int(db.execute("PRAGMA page_size").fetchone()[0])
+    return pages > 0 and path.stat().st_size >= pages * size
+
+
+Row = tuple[Passage, str, Sequence[str], Sequence[str], Sequence[str]]
 
 
 def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> int:
-    """Insert (id, json, plain text, body terms, heading terms, name terms); returns the next free rowid."""
+    """Insert (passage, plain text, body terms, heading terms, name terms); returns the next free rowid."""
     rowid = start
-    for pid, payload, plain, body, heading, names in rows:
+    for passage, plain, body, heading, names in rows:
         terms = " ".join(dict.fromkeys([*body, *heading, *names]))
         db.execute(
-            "INSERT INTO passages(rowid, id, json, terms, plain) VALUES (?, ?, ?, ?, ?)",
-            (rowid, pid, payload, terms, plain),
+            "INSERT INTO passages(rowid, id, json, terms, plain, game, kind, document, section_index, citations, name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rowid,
+                passage.id,
+                passage.model_dump_json(),
+                terms,
+                plain,
+                passage.game,
+                passage.kind.value,
+                passage.document,
+                passage.section_index,
+                " ".join(map(str, passage.citations)),
+                passage.names[0] if passage.names else "",
+            ),
         )
         db.execute(
             "INSERT INTO passages_fts(rowid, body, heading, names) VALUES (?, ?, ?, ?)",
@@ -95,18 +164,20 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
     try:
         db.executescript(SCHEMA)
         df: Counter[str] = Counter()
+        by_game: dict[str, Counter[str]] = {}
         readings: dict[str, set[str]] = {}
         rows: list[Row] = []
         for document in documents:
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
             for passage in document.passages:
-                seg = Segmented(passage, lexicon)
+                seg = Segmented(passage, lexicon, english=document.meta.language == "en")
                 present = set(seg.body) | set(seg.heading) | set(seg.names)
                 df.update(present)
+                by_game.setdefault(passage.game, Counter()).update(present)
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
                 plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
-                rows.append((passage.id, passage.model_dump_json(), plain, seg.body, seg.heading, seg.names))
+                rows.append((passage, plain, seg.body, seg.heading, seg.names))
             for entry in document.glossary:
                 db.execute(
                     "INSERT INTO glossary VALUES (?, ?, ?, ?)",
@@ -116,12 +187,13 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                 db.execute("INSERT INTO unplaced VALUES (?)", (item.model_dump_json(),))
         write_rows(db, rows)
         db.executemany(
-            "INSERT INTO vocab VALUES (?, ?, ?)",
+            "INSERT INTO vocab VALUES (?, ?, ?, ?)",
             (
                 (
                     term,
                     count,
                     json.dumps(sorted(readings.get(term, ())), ensure_ascii=False),
+                    json.dumps({g: c[term] for g, c in sorted(by_game.items()) if c[term]}),
                 )
                 for term, count in df.items()
             ),
@@ -139,13 +211,22 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
     os.replace(tmp, path)
 
 
-def ensure_index(data_dir: Path, rules_dir: Path) -> Path:
-    """The index file for the corpus as it is now; built when missing, older ones removed."""
-    path = index_path(data_dir, rules_dir)
-    if not path.is_file():
-        documents, lexicon = load_corpus(rules_dir)
+def ensure_index(cache_dir: Path, rules_dir: Path) -> Path:
+    """The index file for the corpus as it is now; built when missing, older ones removed.
+
+    A folder that cannot hold it is a RulingsError naming the folder, never an OSError."""
+    path = index_path(cache_dir, rules_dir)
+    try:
+        if path.is_file():
+            return path
+    except OSError as exc:  # a name too long, a folder we may not look into
+        raise cache_error(cache_dir, exc) from exc
+    documents, lexicon = load_corpus(rules_dir)
+    try:
         build_index(path, documents, lexicon)
         for old in path.parent.glob("index-*.sqlite3"):
             if old != path:
                 old.unlink(missing_ok=True)
+    except (OSError, sqlite3.OperationalError) as exc:
+        raise cache_error(cache_dir, exc) from exc
     return path

@@ -16,6 +16,8 @@ class Kind(StrEnum):
     TRANSLATOR_NOTE = "translator_note"  # 訳注
     UNVERIFIED = "unverified"  # 要確認
     DEFINITION = "definition"  # a tooltip definition the copied page had inlined
+    TERM = "term"  # a row of a terminology table (English → Japanese)
+    HOUSE_RULE = "house_rule"  # a decision of docs/house-rules.md: the table's rule, not the rulebook's
 
 
 class DocumentMeta(BaseModel):
@@ -32,6 +34,10 @@ class DocumentMeta(BaseModel):
     version: str = Field(min_length=1)
     authority: str = ""  # shown with every quote of this document, e.g. "the English original prevails"
     authority_en: str = ""
+    # A document kept outside rules/ (relative to it) and how it is read: "text" (the judge-style
+    # parser) or "house-rules" (docs/house-rules.md: the table's decisions, not the rulebook's).
+    path: str = ""
+    format: str = Field(default="text", pattern=r"^(text|house-rules)$")
 
 
 class Passage(BaseModel):
@@ -103,6 +109,9 @@ class Hit(BaseModel):
     authority_en: str
     score: float
     related: list[str] = []
+    rule_text: str = ""  # the key rule this passage restates (a worked question, an example), quoted
+    house: bool = False  # a house rule: the table's decision, not a rule of the game
+    options: list[str] = []  # the table options that house rule is about
 
 
 class CardNote(BaseModel):
@@ -115,9 +124,23 @@ class CardNote(BaseModel):
     text: str
 
 
+class Label(StrEnum):
+    """How an answer stands to the question."""
+
+    DIRECT = "direct"  # the passages speak to what was asked
+    CLOSEST = "closest"  # the closest passages; the rules may not state this
+    SILENT = "silent"  # the rulebook does not state this; the closest rule and the house rule
+    OUTSIDE = "outside"  # nothing matches, or the question is about something the corpus does not cover
+
+
 class Answer(BaseModel):
     question: str
     answered: bool
     hits: list[Hit]
     closest_terms: list[str] = []  # when not answered: corpus words the question may mean, then its known ones
     cards: list[CardNote] = []
+    label: Label = Label.DIRECT
+    searched_for: list[tuple[str, str]] = []  # (typed, the rules term searched instead): typo corrections
+    game: str | None = None  # the game the question is about, when it could tell
+    house: list[Hit] = []  # house rules, shown with a SILENT label
+    options: dict[str, str] = {}  # the table's current option values, when asked at a table

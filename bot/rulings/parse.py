@@ -95,6 +95,7 @@ class _State:
     drafts: list[_Draft] = field(default_factory=list)
     glossary: list[GlossaryEntry] = field(default_factory=list)
     definitions: list[_Draft] = field(default_factory=list)
+    terms: list[_Draft] = field(default_factory=list)
     unplaced: list[Unplaced] = field(default_factory=list)
     section_index: int = 0
     section: str = ""
@@ -128,6 +129,9 @@ def _table_row(state: _State, line_no: int, text: str) -> None:
         state.report(line_no, text, "terminology row not understood")
     for english, japanese in entries:
         state.glossary.append(GlossaryEntry(term=english, meaning=japanese, language="en", document=state.meta.id))
+    if entries:  # the row itself is quotable: "what is Ward called in this translation?"
+        row = " ／ ".join(c for c in cells if c)
+        state.terms.append(_Draft(state.section_index, state.section, line_no, [row], kind=Kind.TERM))
 
 
 def _place_line(state: _State, line_no: int, raw: str) -> None:
@@ -212,9 +216,10 @@ def parse_document(meta: DocumentMeta, text: str) -> ParsedDocument:
         _place_line(state, line_no, raw)
     passages: list[Passage] = []
     ordinals: dict[tuple[int, str], int] = {}
-    for draft in state.drafts + state.definitions:
-        # Definitions count apart ("d01") so adding a tooltip never renumbers the quoted passages.
-        prefix = "d" if draft.kind is Kind.DEFINITION else ""
+    for draft in state.drafts + state.definitions + state.terms:
+        # Definitions and terminology rows count apart ("d01", "t01") so adding one never renumbers
+        # the quoted passages.
+        prefix = {Kind.DEFINITION: "d", Kind.TERM: "t"}.get(draft.kind, "")
         key = (draft.section_index, prefix)
         ordinals[key] = ordinal = ordinals.get(key, 0) + 1
         body = "\n".join(line.strip() for line in draft.lines)

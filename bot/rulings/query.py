@@ -7,19 +7,25 @@ Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a p
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import function_spans, kana_runs, to_katakana, tokens
+from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
-MAX_MATCH_TERMS = 8  # retrieval uses the rarest few; scoring uses all
+MAX_MATCH_TERMS = 8
+MAX_ENGLISH_WORDS = (
+    8  # the longest English phrase looked up (a card's full name)  # retrieval uses the rarest few; scoring uses all
+)
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
+_ASCII_PHRASE = re.compile(r"^[a-z0-9'’\-:. ]+$")
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！「『\"“(（:：])\s*$")
 _MIN_KANA_READING = 3
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
@@ -46,6 +52,9 @@ class Vocabulary:
     synonym_lemmas: Mapping[str, str] = field(default_factory=dict)
     english_keys_words: frozenset[str] = frozenset()
     longest_reading: int = 0  # no kana spelling is looked up longer than this
+    keyword_terms: frozenset[str] = frozenset()  # the lexicon's game keywords, whether the corpus has them
+    english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
+    card_names: Mapping[str, str] = field(default_factory=dict)  # a card's full English name → its Japanese name
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -66,6 +75,17 @@ class QueryPlan:
     weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
+    readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
+    corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
+    cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
+    games: list[str] = field(default_factory=list)  # corpus games the question names
+    other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
+    missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
+    # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
+    # recomputes them).
+    unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
+        default=None, repr=False
+    )
 
     def add(
         self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True
@@ -118,12 +138,21 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stop = frozenset(vocab.lexicon.english_stopwords)
     i = 0
     while i < len(words):
-        for n in range(min(5, len(words) - i), 0, -1):
+        for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
             for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
+                    weight = vocab.english_weights.get(key, 1.0)
+                    if key in vocab.card_names:
+                        plan.cards.append(vocab.card_names[key])
                     for term in vocab.english[key]:
-                        plan.add(term, vocab, unit=f"en:{key}")
+                        plan.add(term, vocab, weight=weight, unit=f"en:{key}")
+                    for word in key.split():  # the English words too: the house rules are in English
+                        if word in vocab.df and word not in stop:
+                            plan.add(word, vocab, weight=weight * OTHER_WEIGHT, unit=f"en:{key}")
+                    targets = vocab.english[key]
+                    if targets and all(t not in vocab.df and t in vocab.keyword_terms for t in targets):
+                        plan.missing_keywords.append(key)  # Evasive: a keyword the corpus never names
                     break
                 if n > 1 and key in vocab.df:  # a name the corpus writes in English (Mickey Mouse)
                     plan.add(key, vocab)
@@ -152,7 +181,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
                 if _is_name(text, found[i].start()) and word not in plan.unknown_names:
-                    plan.unknown_names.append(word)
+                    plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
             i += 1
 
 
@@ -166,6 +195,7 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
     the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
     synonym already read and outside any one particle or auxiliary."""
     grammar = function_spans(text)
+    starts, ends = boundaries(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
         i = 0
@@ -176,7 +206,11 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
             # Longest first, but never longer than a known reading: a long kana run costs linear time.
             for j in range(min(len(kata), i + vocab.longest_reading), i + _MIN_KANA_READING - 1, -1):
                 found = vocab.by_reading.get(kata[i:j])
-                if found and not any(b <= start + i and start + j <= e for b, e in grammar):
+                # Katakana as typed is a word only between cuts (no ダウン inside ダウンロード);
+                # hiragana is how a player spells a word out, wherever the segmenter cut it.
+                typed_katakana = run[i:j] == kata[i:j]
+                whole = not typed_katakana or (start + i in starts and start + j in ends)
+                if found and whole and not any(b <= start + i and start + j <= e for b, e in grammar):
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):
@@ -188,22 +222,89 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
 
 
 def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:
-    """Lexicon synonyms, found in the text as typed or with its hiragana read as katakana (でふ → デフ)."""
+    """Lexicon synonyms, found in the text as typed or with its hiragana read as katakana (でふ → デフ),
+    as whole words only: a match must begin and end where the segmenter cuts the text, so ダウン is
+    not found inside ダウンロード."""
+    starts, ends = boundaries(text)
     for haystack in dict.fromkeys((text, to_katakana(text))):
         for word, targets in vocab.synonyms.items():
-            at = haystack.find(word)
-            if at < 0:
+            spans = [
+                (at, at + len(word))
+                for at in _find_all(haystack, word)
+                if _whole(text, haystack, at, word, starts, ends)
+            ]
+            if not spans:
                 continue
             for term in targets:
                 plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=word)
+                if term not in vocab.df and term in vocab.keyword_terms:
+                    plan.missing_keywords.append(word)
             plan.soft_literals.extend(vocab.synonym_phrases.get(word, ()))
-            while at >= 0:
-                for position in range(at, at + len(word)):
+            for begin, end in spans:
+                for position in range(begin, end):
                     covered.setdefault(position, word)
-                at = haystack.find(word, at + 1)
+
+
+def _whole(text: str, haystack: str, at: int, word: str, starts: frozenset[int], ends: frozenset[int]) -> bool:
+    """Whether `word` at `at` is a whole word: it begins and ends where the segmenter cuts. Kana a
+    player typed in hiragana for a katakana term (でふって) is cut oddly, so there it is enough that
+    no katakana word goes on before or after it."""
+    end = at + len(word)
+    if at in starts and end in ends:
+        return True
+    typed = text[at:end]
+    if haystack is text or not any("\u3041" <= c <= "\u3096" for c in typed):
+        return False
+    before = text[at - 1] if at else ""
+    after = text[end] if end < len(text) else ""
+    return not _is_katakana(before) and not _is_katakana(after) and not ("\u3041" <= before <= "\u3096")
+
+
+def _is_katakana(c: str) -> bool:
+    return bool(c) and ("\u30a1" <= c <= "\u30fa" or c == "\u30fc")
+
+
+def _find_all(haystack: str, word: str) -> list[int]:
+    found, at = [], haystack.find(word)
+    while at >= 0:
+        found.append(at)
+        at = haystack.find(word, at + 1)
+    return found
+
+
+def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
+    """Which games the question names: a corpus game ("ロルカナ", "Lorcana", a typo of it) or a game the
+    corpus does not cover ("遊戯王", "Hearthstone"), as whole words."""
+    folded = text.lower()
+    lower = to_katakana(folded if len(folded) == len(text) else text)  # offsets must stay those of `text`
+    words = set(_LATIN_WORD.findall(lower))
+    starts, _ = boundaries(text)
+
+    def named(alias: str) -> bool:
+        alias = to_katakana(alias.lower())
+        if _ASCII_PHRASE.match(alias):
+            return re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", lower) is not None
+        return any(at in starts for at in _find_all(lower, alias))
+
+    for game, aliases in vocab.lexicon.games.items():
+        latin = [a.lower() for a in aliases if _ASCII.match(a.lower())]
+        typo = any(difflib.get_close_matches(w, latin, n=1, cutoff=0.8) for w in words if len(w) >= 5)
+        if any(named(a) for a in aliases) or typo:
+            plan.games.append(game)
+    plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name))
+
+
+def check_readable(question: str) -> None:
+    """Refuse text that is not Unicode a user typed: lone surrogates, which is what argv holds for
+    bytes that are not UTF-8 ($'\\xff'), even under a UTF-8 locale."""
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RulingsError("rulings.bad_text") from None
 
 
 def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
+    check_readable(question)
     lexicon = vocab.lexicon
     stop = frozenset(lexicon.stopwords)
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])
@@ -242,7 +343,12 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                 plan.add(token.term, vocab, weight=weight, unit=synonym)
         elif token.term in vocab.df or unit is None:
             plan.add(token.term, vocab, weight=weight, unit=unit)
+            if token.term not in vocab.df and unit is None:
+                plan.readings.setdefault(token.term, token.reading)
+                if token.term in vocab.keyword_terms and not token.piece:
+                    plan.missing_keywords.append(token.surface)
     _english(text, vocab, plan)
+    _games(text, vocab, plan)
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
     return plan

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from bot.i18n import t
-from bot.rulings.models import Answer, Hit
+from bot.i18n import catalog, t
+from bot.rulings.models import Answer, Hit, Label
 
 _UNVERIFIED_LABEL = re.compile(r"要確認\s*[:：]\s*")
 
@@ -16,9 +16,18 @@ def _quote(text: str) -> str:
     return "「" + "\n  ".join(lines) + "」"
 
 
-def render_hit(number: int, hit: Hit, locale: str) -> list[str]:
+def game_name(game: str, locale: str) -> str:
+    """The game's printed name (HorizonNotes, Disney Lorcana); a game without one keeps its id."""
+    key = f"rulings.game_{game.replace('-', '_')}"
+    return t(key, locale) if key in catalog(locale) else game
+
+
+def render_hit(number: int | str, hit: Hit, locale: str, options: dict[str, str] | None = None) -> list[str]:
     source = hit.source if locale == "ja" else hit.source_en
-    out = [f"[{number}] {_quote(hit.text)}", "    " + t("rulings.source", locale, source=source, game=hit.game)]
+    out = [f"[{number}] {_quote(hit.text)}"]
+    if hit.house:
+        out.append("    " + t("rulings.house_label", locale))
+    out.append("    " + t("rulings.source", locale, source=source, game=game_name(hit.game, locale)))
     out.append("    " + t("rulings.section", locale, section=hit.section))
     if hit.citations:
         out.append("    " + t("rulings.citations", locale, citations="".join(f"〔{n}〕" for n in hit.citations)))
@@ -35,8 +44,18 @@ def render_hit(number: int, hit: Hit, locale: str) -> list[str]:
     authority = hit.authority if locale == "ja" else (hit.authority_en or hit.authority)
     if authority:
         out.append("    " + t("rulings.authority", locale, note=authority))
+    if hit.rule_text:
+        out.append("    " + t("rulings.restates", locale, text=" ".join(hit.rule_text.split())))
     if hit.related:
         out.append("    " + t("rulings.related", locale, ids=", ".join(hit.related)))
+    for option in hit.options:
+        value = (options or {}).get(option)
+        line = (
+            t("rulings.option_value", locale, option=option, value=value)
+            if value is not None
+            else t("rulings.option_name", locale, option=option)
+        )
+        out.append("    " + line)
     return out
 
 
@@ -48,7 +67,7 @@ def render_answer(answer: Answer, locale: str = "ja") -> str:
             text = "\n    ".join(c.text.splitlines())
             lines.append("  " + t("rulings.card_line", locale, name=c.name, type=c.type, text=text))
         lines.append("")
-    if not answer.answered:
+    if not answer.answered or answer.label is Label.OUTSIDE:
         lines.append(t("rulings.not_found", locale))
         if answer.closest_terms:
             terms = t("rulings.term_separator", locale).join(answer.closest_terms)
@@ -56,10 +75,15 @@ def render_answer(answer: Answer, locale: str = "ja") -> str:
         else:
             lines.append(t("rulings.no_terms", locale))
         return "\n".join(lines)
+    lines.append(t(f"rulings.label_{answer.label.value}", locale))
+    for typed, meant in answer.searched_for:
+        lines.append(t("rulings.searched_for", locale, typed=typed, term=meant))
     for number, hit in enumerate(answer.hits, start=1):
-        if number > 1:
-            lines.append("")
+        lines.append("")
         lines.extend(render_hit(number, hit, locale))
+    for number, hit in enumerate(answer.house, start=1):
+        lines.append("")
+        lines.extend(render_hit(f"H{number}", hit, locale, answer.options))
     return "\n".join(lines)
 
 
@@ -79,12 +103,18 @@ def answer_json(answer: Answer) -> str:
             "unverified_notes": h.unverified_notes,
             "authority": h.authority,
             "related": h.related,
+            "rule_text": h.rule_text,
+            "house": h.house,
+            "options": h.options,
         }
-        for h in answer.hits
+        for h in [*answer.hits, *answer.house]
     ]
     payload = {
         "question": answer.question,
         "answered": answer.answered,
+        "label": answer.label.value,
+        "game": answer.game,
+        "searched_for": [list(pair) for pair in answer.searched_for],
         "hits": hits,
         "closest_terms": answer.closest_terms,
         "cards": [c.model_dump() for c in answer.cards],

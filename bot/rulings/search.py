@@ -1,4 +1,11 @@
-"""The rulebook: open (or build) the index, search it, group restatements, abstain when unsure."""
+"""The rulebook: open (or build) the index, search it, group restatements, and label the answer.
+
+The search never refuses a question the corpus may speak to: it shows the best passages and labels
+them (a direct match, or the closest passages), says which typos it corrected, gives each part of a
+question with several parts a passage, and, where the rulebook is silent, quotes the house rule. It
+shows nothing only when nothing matches or the question is plainly about something else (another
+game, a game keyword the corpus never names).
+"""
 
 from __future__ import annotations
 
@@ -8,56 +15,90 @@ import math
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.rulings.glossary import Lexicon
-from bot.rulings.index import ensure_index
-from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Passage
+from bot.rulings.index import INDEX_VERSION, discard, ensure_index, looks_whole
+from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
+from bot.rulings.parts import split_parts
 from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
 from bot.rulings.tokenize import normalize, tokens
 
-# A hit must carry this share of the question's weight (idf-weighted) to count as an answer.
-MIN_COVERAGE = 0.38
-# The game terms a question names (lexicon keywords and glossary terms, see `_topic_covered`) must
-# all appear together in one of the best few passages; else the corpus does not speak to that
-# combination and a hit on part of it would be a weak guess.
-TOPIC_DEPTH = 1  # chosen on the tuning half of the evaluation set (bench/rulings.py)
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
-CANDIDATES = 40
+CANDIDATES = 60
 MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still count when scoring
 BM25_K1, BM25_B = 1.2, 0.75
 # BM25F weights of the columns: passage body, section heading, names of cards and abilities.
 COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
-COVERAGE_SHARE = 0.9  # chosen on the tuning half of the evaluation set (0.85 to 0.95 score the same there)
+COVERAGE_SHARE = 0.9
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
+CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
-# Tooltip definitions are glosses: behind the rules unless the question names the defined term.
+# Tooltip definitions and terminology rows are glosses: behind the rules unless the question names
+# the defined term.
 DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
 # A 要確認 passage (the translator's list of open points, or a note) is about the translation, not the
 # rule: it comes after the rule it concerns (which quotes it as ⚠ 要確認) unless the question asks for it.
 UNVERIFIED_PENALTY = 0.15
 _ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
-# An unknown word is offered a corpus word only when it reads as a typo of it: one wrong letter in a
-# four-letter word (drow → draw, ダメーズ → ダメージ) passes, a different word of shared letters
-# (near → heart, rush → rules, table → dale) does not.
+# Words the corpus does not know (a card's name, a word of everyday speech) and numbers weigh this
+# share of a known word of the same rarity in the question's coverage: a long question full of them
+# still finds its passage, and they never decide the label alone.
+UNKNOWN_SHARE = 0.25
+NUMBER_WEIGHT = 0.3
+# A typo is corrected when it reads as the same word (返還 → 変換: one reading) or is this close in
+# spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
 TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
+TYPO_POOL = 200
+LATIN_TYPO_CHARS = 5
+LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
+    0.87,
+    0.9,
+)  # the candidates compared with difflib: terms sharing a character pair with the word
+# The label: a direct match carries this share of the question (of each part) in its best passage,
+# and every game keyword of the question is in one of the passages shown.
+DIRECT_COVERAGE = 0.5
+# Plainly outside the corpus: no game word, and the best passage carries less than this share.
+OUTSIDE_COVERAGE = 0.34
+# Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
+GAME_SHARE = 0.7
+# Where the rulebook is silent: a house rule carrying this share of the question, ahead of the best
+# rule passage by HOUSE_MARGIN, turns the answer into "the rulebook does not state this".
+HOUSE_COVERAGE = 0.4
+HOUSE_MARGIN = 0.05
+HOUSE_TIE_RATIO = 1.5
+HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
+SILENT_RULES = 2
+HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
+_NUMBER = re.compile(r"^[0-9０-９]+$")
+_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 
 
 @dataclass(frozen=True)
 class _Candidate:
-    passage: Passage
+    rowid: int
+    id: str
+    game: str
+    kind: Kind
+    document: str
+    section_index: int
+    citations: frozenset[int]
     score: float
     coverage: float
     rank: float
     terms: frozenset[str]
+
+    @property
+    def house(self) -> bool:
+        return self.kind is Kind.HOUSE_RULE
 
 
 class Rulebook:
@@ -66,15 +107,30 @@ class Rulebook:
     def __init__(self, index_file: Path) -> None:
         self.path = index_file
         self.db = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True)
+        try:
+            self._load()
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _load(self) -> None:
+        """Read what every search needs; a file that is no whole index of this version raises
+        sqlite3.DatabaseError (garbage, a cut-off copy, another schema), so `open` rebuilds it."""
+        if not looks_whole(self.path, self.db) or self._meta("version") != INDEX_VERSION:
+            raise sqlite3.DatabaseError("not a whole rulings index of this version")
         lexicon = Lexicon.model_validate_json(self._meta("lexicon"))
         self.documents = {
             row[0]: DocumentMeta.model_validate_json(row[1])
             for row in self.db.execute("SELECT id, json FROM documents")
         }
+        passages = int(self._meta("passages"))
+        self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
+        self.term_games: dict[str, dict[str, int]] = {}
         by_reading: dict[str, set[str]] = {}
-        for term, count, readings in self.db.execute("SELECT term, df, readings FROM vocab"):
+        for term, count, readings, games in self.db.execute("SELECT term, df, readings, games FROM vocab"):
             df[term] = count
+            self.term_games[term] = json.loads(games)
             for reading in json.loads(readings):
                 if len(reading) >= 3 and all("\u30a1" <= c <= "\u30fc" for c in reading):
                     by_reading.setdefault(reading, set()).add(term)
@@ -96,19 +152,19 @@ class Rulebook:
         for term, meaning in self.db.execute("SELECT term, meaning FROM glossary WHERE language = 'en'"):
             english[term.lower()] = corpus_terms([meaning])
             phrases[term.lower()] = (lexicon.prepare(meaning),)
-        for key, values in lexicon.english.items():
+        cards = _card_keys(lexicon)
+        for key, values in [*lexicon.english.items(), *((key, values) for key, values, _ in cards)]:
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
             phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
         glossary_terms = [row[0] for row in self.db.execute("SELECT term FROM glossary WHERE language = 'ja'")]
-        self.keywords = frozenset(
-            t.term
-            for word in [*lexicon.keywords, *glossary_terms]
-            for t in tokens(lexicon.prepare(word), stop)
-            if not t.piece and df.get(t.term, 0) <= TOPIC_MAX_SHARE * int(self._meta("passages"))
-        )
+        # Keywords are whole terms: a keyword the segmenter cuts in two is kept only as one unit of
+        # the question, never as its fragments (値 of ロア値 is no keyword).
+        whole = [_whole_term(lexicon, word, stop) for word in [*lexicon.keywords, *glossary_terms]]
+        keyword_terms = frozenset(t for t in whole if t)
+        self.keywords = frozenset(t for t in keyword_terms if df.get(t, 0) <= TOPIC_MAX_SHARE * passages)
         self.vocab = Vocabulary(
             df=df,
-            passages=int(self._meta("passages")),
+            passages=passages,
             by_reading={k: frozenset(v) for k, v in by_reading.items()},
             english=english,
             english_phrases=phrases,
@@ -116,16 +172,40 @@ class Rulebook:
             synonym_lemmas=_lemmas(lexicon),
             synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
             lexicon=lexicon,
+            keyword_terms=keyword_terms,
+            english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
+            card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
         )
+        # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
+        # カード) included. A question with none of them and little in common with any passage is
+        # plainly about something else.
+        self.game_words = (
+            frozenset(t for key, ts in english.items() if key in lexicon.english for t in ts)
+            | frozenset(t for ts in self.vocab.synonyms.values() for t in ts)
+            | keyword_terms
+        ) & frozenset(df)
         # What an unknown word may be a typo of: English words the lexicon translates, or corpus terms
-        # of the same script (a Latin typo never suggests a Japanese term, nor the reverse).
+        # of the same script (a Latin typo never suggests a Japanese term, nor the reverse). Words are
+        # filed under each pair of characters they hold, so a typo is compared with few of them.
         words = [t for t in df if len(t) > 1] + [key for key in english if " " not in key]
-        self._latin_pool = sorted({w for w in words if _LATIN.match(w)})
-        self._other_pool = sorted({w for w in words if not _LATIN.match(w)})
+        self._latin_words = frozenset(key for key in english if " " not in key) | frozenset(
+            a.lower() for aliases in lexicon.games.values() for a in aliases if _LATIN.match(a.lower())
+        )
+        self._pairs: dict[str, list[str]] = {}
+        for word in sorted(set(words)):
+            for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
+                self._pairs.setdefault(pair, []).append(word)
 
     @classmethod
-    def open(cls, data_dir: Path, rules_dir: Path) -> Rulebook:
-        return cls(ensure_index(data_dir, rules_dir))
+    def open(cls, cache_dir: Path, rules_dir: Path) -> Rulebook:
+        """The rulebook of the corpus in `rules_dir`, its index cached in `cache_dir`; an index file
+        that does not open is deleted and built again."""
+        path = ensure_index(cache_dir, rules_dir)
+        try:
+            return cls(path)
+        except sqlite3.DatabaseError:
+            discard(path)
+        return cls(ensure_index(cache_dir, rules_dir))
 
     def close(self) -> None:
         self.db.close()
@@ -135,31 +215,120 @@ class Rulebook:
         return str(row[0]) if row else ""
 
     def idf(self, term: str) -> float:
-        n, df = self.vocab.passages, self.vocab.df.get(term, 0)
-        return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+        cached = self._idf.get(term)
+        if cached is None:
+            n, df = self.vocab.passages, self.vocab.df.get(term, 0)
+            cached = self._idf[term] = math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+        return cached
+
+    # --- the question -------------------------------------------------------------------------
 
     def plan(self, question: str) -> QueryPlan:
-        return analyse(question, self.vocab)
+        """The question's search terms, with its typos corrected."""
+        plan = analyse(question, self.vocab)
+        self._correct(plan)
+        return plan
 
-    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str]) -> float:
-        """Share of the question's idf weight that the passage carries; unknown words count as missing.
-        Each unit of the question (a word as typed, with its synonyms or translations) counts once."""
-        unknown = self.idf("") * sum(plan.unknown.values())
-        total = found = 0.0
+    def _correct(self, plan: QueryPlan) -> None:
+        """Search a word the corpus does not know as the rules term it is a typo of: the same reading
+        (返還 → 変換), or a close spelling among the terms sharing a pair of characters with it."""
+        for word in list(plan.unknown):
+            if len(word) < (MIN_TYPO_CHARS if _LATIN.match(word) else 2) or _NUMBER.match(word):
+                continue
+            reading = plan.readings.get(word, "")
+            found = sorted(self.vocab.by_reading.get(reading, ())) if len(reading) >= MIN_TYPO_CHARS else []
+            meant = found[0] if found else self._close_word(word, capitalised=word in plan.unknown_names)
+            if meant is None:
+                continue
+            targets = self.vocab.english.get(meant, (meant,)) if _LATIN.match(meant) else (meant,)
+            if not any(t in self.vocab.df for t in targets):
+                continue
+            del plan.unknown[word]
+            if word in plan.unknown_names:
+                plan.unknown_names.remove(word)
+            for term in targets:
+                plan.add(term, self.vocab, weight=0.8, unit=word)
+            plan.corrections.append((word, meant))
+
+    def _close_word(self, word: str, capitalised: bool = False) -> str | None:
+        """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
+        An English word is compared with the lexicon's game words only, and must be nearer: English
+        is full of real words one letter apart (discord, discard); a capitalised one nearer still."""
+        latin = bool(_LATIN.match(word))
+        if latin and len(word) < LATIN_TYPO_CHARS:
+            return None
+        pool: dict[str, None] = {}
+        for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
+            for candidate in self._pairs.get(pair, ()):
+                if (candidate in self._latin_words if latin else not _LATIN.match(candidate)) and candidate != word:
+                    pool[candidate] = None
+                if len(pool) >= TYPO_POOL:
+                    break
+        cutoff = (LATIN_NAME_CUTOFF if capitalised else LATIN_CUTOFF) if latin else TYPO_CUTOFF
+        close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
+        return close[0] if close else None
+
+    def _game_of(self, plan: QueryPlan) -> str | None:
+        """The game the question is about: the one it names, or the one most of its words belong to."""
+        named = [g for g in plan.games if g in {d.game for d in self.documents.values()}]
+        if len(named) == 1:
+            return named[0]
+        weight: dict[str, float] = {}
+        total = 0.0
         for members in plan.units.values():
-            weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
-            total += weight
-            if any(t in passage_terms for t in members):
-                found += weight
-        total += unknown
+            w = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
+            shares: dict[str, float] = {}
+            for t in members:
+                for game, n in self.term_games.get(t, {}).items():
+                    shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+            total += w
+            for game, share in shares.items():
+                weight[game] = weight.get(game, 0.0) + w * share
+        if not total or not weight:
+            return None
+        game, best = max(weight.items(), key=lambda item: item[1])
+        return game if best / total >= GAME_SHARE else None
+
+    def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
+        """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
+        word at all and little in common with any passage."""
+        if plan.other_games and not plan.games:
+            return True
+        if plan.missing_keywords:
+            return True
+        game_words = any(t in self.game_words for members in plan.units.values() for t in members)
+        return not game_words and not plan.games and best < OUTSIDE_COVERAGE
+
+    # --- ranking ------------------------------------------------------------------------------
+
+    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str], unknown_share: float = UNKNOWN_SHARE) -> float:
+        """Share of the question's idf weight that the passage carries. Each unit of the question (a
+        word as typed, with its synonyms or translations) counts once; unknown words and numbers
+        count little (fully, when asking whether the question is about the corpus at all)."""
+        units, known = self._unit_weights(plan)
+        total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
+        found = sum(weight for members, weight in units if not passage_terms.isdisjoint(members))
         return found / total if total else 0.0
 
-    def _candidates(self, plan: QueryPlan, game: str | None) -> list[_Candidate]:
+    def _unit_weights(self, plan: QueryPlan) -> tuple[list[tuple[frozenset[str], float]], float]:
+        """Each unit's terms and weight (its rarest term's idf times its weight; numbers count little),
+        and their sum: worked out once per plan, used for every candidate."""
+        key = (len(plan.units), len(plan.terms), sum(plan.weights.values()))
+        if plan.unit_weights is None or plan.unit_weights[0] != key:
+            units = []
+            for unit, members in plan.units.items():
+                weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
+                units.append((frozenset(members), weight * (NUMBER_WEIGHT if _NUMBER.match(unit) else 1.0)))
+            plan.unit_weights = (key, units, sum(w for _, w in units))
+        return plan.unit_weights[1], plan.unit_weights[2]
+
+    def _candidates(self, plan: QueryPlan, game: str | None, prefer: str | None = None) -> list[_Candidate]:
         """Retrieve with FTS5 on the question's rarer terms, then score every candidate in Python with
         all of them: BM25F over body, heading and names, mixed with the coverage of the question.
+        Passages of the game the question is about (`prefer`) come first.
 
         Retrieval on rare terms keeps FTS5 from ranking most of a large corpus for words like
-        ダメージ; the scoring still sees those words."""
+        ダメージ; the scoring still sees those words. Only the passages shown are parsed in full."""
         if plan.empty:
             return []
         limit = CANDIDATES * (4 if game else 1)
@@ -183,29 +352,31 @@ class Rulebook:
             ]
         marks = ",".join("?" * len(rowids))
         rows = self.db.execute(
-            "SELECT p.json, p.terms, p.plain, f.body, f.heading, f.names FROM passages p "
-            f"JOIN passages_fts f ON f.rowid = p.rowid WHERE p.rowid IN ({marks})",
+            "SELECT p.rowid, p.id, p.game, p.kind, p.document, p.section_index, p.citations, p.name, p.terms, "
+            f"p.plain, f.body, f.heading, f.names FROM passages p JOIN passages_fts f ON f.rowid = p.rowid "
+            f"WHERE p.rowid IN ({marks})",
             rowids,
         ).fetchall()
         scored = []
-        for payload, terms, plain, *columns in rows:
-            passage = Passage.model_validate_json(payload)
-            if game is not None and passage.game != game:
+        for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
+            if game is not None and pgame != game:
                 continue
             present = frozenset(terms.split())
-            scored.append((passage, self._bm25f(plan, columns), self._coverage(plan, present), plain, present))
-        best = max((s[1] for s in scored), default=0.0) or 1.0
-        out = [
-            _Candidate(
-                passage,
-                score,
-                coverage,
-                (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + self._bonus(plan, passage, plain),
-                present,
+            bonus = self._bonus(plan, Kind(kind), name, plain)
+            citations = frozenset(int(c) for c in cites.split())
+            scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
+        bm25 = [self._bm25f(plan, s[-1]) for s in scored]
+        best = max(bm25, default=0.0) or 1.0
+        out = []
+        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, _), score in zip(
+            scored, bm25, strict=True
+        ):
+            coverage = self._coverage(plan, present)
+            rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
+            out.append(
+                _Candidate(rowid, pid, pgame, kind, document, section, citations, score, coverage, rank, present)
             )
-            for passage, score, coverage, plain, present in scored
-        ]
-        out.sort(key=lambda c: c.rank, reverse=True)
+        out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         return out
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
@@ -223,7 +394,7 @@ class Rulebook:
                 score += plan.weights[term] * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
         return score
 
-    def _bonus(self, plan: QueryPlan, passage: Passage, plain: str) -> float:
+    def _bonus(self, plan: QueryPlan, kind: Kind, name: str, plain: str) -> float:
         bonus = 0.0
         if any(f"「{lit}」" in plain for lit in plan.literals):
             bonus += 2 * LITERAL_BONUS
@@ -231,15 +402,148 @@ class Rulebook:
             bonus += LITERAL_BONUS
         if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
             bonus += SOFT_LITERAL_BONUS
-        if passage.kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
+        if any(card in plain for card in plan.cards):
+            bonus += CARD_NAME_BONUS  # the passage about the card the question names
+        if kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
             bonus -= UNVERIFIED_PENALTY
-        if passage.kind is Kind.DEFINITION:
-            named = self.vocab.lexicon.prepare(passage.names[0]) in plan.text
+        if kind is Kind.DEFINITION:
+            named = self.vocab.lexicon.prepare(name) in plan.text
             bonus += DEFINITION_BONUS - DEFINITION_PENALTY if named else -DEFINITION_PENALTY
         return bonus
 
+    # --- the answer ---------------------------------------------------------------------------
+
+    def search(
+        self,
+        question: str,
+        k: int = 3,
+        game: str | None = None,
+        cards: Sequence[CardNote] = (),
+        options: Mapping[str, str] | None = None,
+    ) -> Answer:
+        """The k best passages for the question, labelled; house rules where the rulebook is silent;
+        nothing only when the question is plainly outside the corpus."""
+        plan = self.plan(question)
+        for card in cards:
+            self._add_card(plan, card)
+        about = game or self._game_of(plan)
+        ranked = self._candidates(plan, game, prefer=about)
+        rules = [c for c in ranked if not c.house]
+        house = [c for c in ranked if c.house and about in (None, HOUSE_GAME)]
+        best = max((c.coverage for c in rules[:5]), default=0.0)
+        common = {
+            "question": question,
+            "cards": list(cards),
+            "searched_for": plan.corrections,
+            "game": about,
+            "options": dict(options or {}),
+        }
+        raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
+        if not rules or self._outside(plan, raw, about):
+            return Answer(
+                answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
+            )
+        parts = self._parts(question, rules, about)
+        chosen = self._pick(rules, parts, k)
+        label = self._label(plan, rules, chosen, parts)
+        house_hits: list[Hit] = []
+        if house and self._house_settles(house[0], rules[:5], best):
+            label = Label.SILENT
+            chosen = chosen[:SILENT_RULES]  # the closest rule passages, then the house rule
+            house_hits = [self._house_hit(house[0])]
+        elif house and self._house_near(house[0], rules[:5], best):
+            # A house rule nearly as close as the rules: the rulebook may well leave this open.
+            label = Label.CLOSEST
+            house_hits = [self._house_hit(house[0])]
+        groups = self._group(chosen, rules)
+        return Answer(
+            answered=True,
+            hits=[self._hit(c, related) for c, related in groups],
+            label=label,
+            house=house_hits,
+            **common,
+        )
+
+    def _house_settles(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
+        """Whether a house rule speaks to the question better than any rule passage: it carries more
+        of the question, or as much and matches it much more strongly."""
+        if house.coverage < HOUSE_COVERAGE:
+            return False
+        if house.coverage >= best + HOUSE_MARGIN:
+            return True
+        strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
+        return house.coverage >= best - 0.01 and house.score >= HOUSE_TIE_RATIO * strongest
+
+    def _house_near(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
+        """A house rule as close as the rules: more of the question, or as much and as strong a match."""
+        if house.coverage < HOUSE_COVERAGE:
+            return False
+        strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
+        return house.coverage > best or (house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest)
+
+    def _parts(self, question: str, pool: list[_Candidate], about: str | None) -> list[list[_Candidate]]:
+        """The ranking of each part of a question with several parts (none for a one-part question)."""
+        pieces = split_parts(question)
+        if len(pieces) < 2:
+            return []
+        # Each part re-ranks the whole question's candidates by how much of that part they carry: the
+        # whole question's retrieval already holds them, and a second search per part costs time.
+        out = []
+        for piece in pieces:
+            sub = self.plan(piece)
+            if not sub.units:
+                continue
+            scored = [(self._coverage(sub, c.terms), c.rank, c) for c in pool]
+            scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
+            out.append([c for _, _, c in scored])
+        return [p for p in out if p] if len(out) > 1 else []
+
+    def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
+        """The best passage of the whole question, then the best of each part not yet shown, then the
+        rest of the whole question's ranking up to k (more when there are more parts than that)."""
+        chosen = [rules[0]]
+        for ranking in parts:
+            for cand in ranking[:3]:
+                if any(c.id == cand.id or _same_rule(c, cand) for c in chosen):
+                    break  # this part is already answered by a passage shown
+                chosen.append(cand)
+                break
+        for cand in rules[1:]:
+            if len(chosen) >= max(k, len(parts) + 1 if parts else k):
+                break
+            if not any(c.id == cand.id or _same_rule(c, cand) for c in chosen):
+                chosen.append(cand)
+        return chosen[: max(k, len(chosen))] if parts else chosen[:k]
+
+    def _label(
+        self, plan: QueryPlan, rules: list[_Candidate], chosen: list[_Candidate], parts: list[list[_Candidate]]
+    ) -> Label:
+        """A direct match when the best passage carries most of the question (each part's best, most
+        of that part) and every game keyword of the question is in a passage shown."""
+        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names:
+            return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
+        if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
+            return Label.CLOSEST
+        topic = [m for m in plan.units.values() if any(t in self.keywords for t in m)]
+        shown = chosen[0].terms if not parts else frozenset().union(*(c.terms for c in chosen))
+        if not all(any(t in shown for t in members) for members in topic):
+            return Label.CLOSEST
+        return Label.DIRECT
+
+    def _group(self, chosen: list[_Candidate], rules: list[_Candidate]) -> list[tuple[_Candidate, list[str]]]:
+        """Each chosen passage with the restatements of its rule found among the candidates."""
+        out = []
+        for cand in chosen:
+            related = [
+                c.id for c in rules if c.id != cand.id and _same_rule(c, cand) and all(c.id != o.id for o in chosen)
+            ]
+            out.append((cand, related))
+        return out
+
     def _hit(self, candidate: _Candidate, related: list[str]) -> Hit:
-        p, meta = candidate.passage, self.documents[candidate.passage.document]
+        p = self._passage(candidate.id)
+        assert p is not None  # the id came from this index
+        meta = self.documents[p.document]
         notes = [self._passage_text(note) for note in p.unverified_notes if note != p.id]
         return Hit(
             id=p.id,
@@ -256,50 +560,56 @@ class Rulebook:
             authority_en=meta.authority_en,
             score=round(candidate.score, 3),
             related=related,
+            rule_text=self._key_rule(p) if p.kind is not Kind.KEY_RULE else "",
+            house=p.kind is Kind.HOUSE_RULE,
+            options=list(p.names) if p.kind is Kind.HOUSE_RULE else [],
         )
 
-    def _passage_text(self, passage_id: str) -> str:
-        row = self.db.execute("SELECT json FROM passages WHERE id = ?", (passage_id,)).fetchone()
-        return Passage.model_validate_json(row[0]).text if row else ""
+    def _house_hit(self, candidate: _Candidate) -> Hit:
+        """A house rule is shown by its decision; when the reason matched better, the reason is named
+        beside it (a player asks what the table does, then why)."""
+        decision = f"{candidate.document}/{candidate.section_index:02d}/01"
+        if candidate.id == decision or self._passage(decision) is None:
+            return self._hit(candidate, [])
+        row = self.db.execute("SELECT rowid FROM passages WHERE id = ?", (decision,)).fetchone()
+        shown = _Candidate(
+            row[0],
+            decision,
+            candidate.game,
+            candidate.kind,
+            candidate.document,
+            candidate.section_index,
+            candidate.citations,
+            candidate.score,
+            candidate.coverage,
+            candidate.rank,
+            candidate.terms,
+        )
+        return self._hit(shown, [candidate.id])
 
-    def search(self, question: str, k: int = 3, game: str | None = None, cards: Sequence[CardNote] = ()) -> Answer:
-        """The k best groups of passages for the question, or an abstention with the closest known terms."""
-        plan = self.plan(question)
-        for card in cards:
-            self._add_card(plan, card)
-        candidates = self._candidates(plan, game)
-        if (
-            not candidates
-            or max(c.coverage for c in candidates[:5]) < MIN_COVERAGE
-            or not self._topic_covered(plan, candidates[:TOPIC_DEPTH])
+    def _key_rule(self, passage: Passage) -> str:
+        """The key rule a passage restates (same section, a shared citation), to quote beside it."""
+        if not passage.citations:
+            return ""
+        for payload, cites in self.db.execute(
+            "SELECT json, citations FROM passages WHERE document = ? AND section_index = ? AND kind = ?",
+            (passage.document, passage.section_index, Kind.KEY_RULE.value),
         ):
-            return Answer(
-                question=question, answered=False, hits=[], closest_terms=self.closest_terms(plan), cards=list(cards)
-            )
-        groups: list[tuple[_Candidate, list[str]]] = []
-        for cand in candidates:
-            for rep, related in groups:
-                if _same_rule(rep.passage, cand.passage):
-                    related.append(cand.passage.id)
-                    break
-            else:
-                if len(groups) < k:
-                    groups.append((cand, []))
-        return Answer(question=question, answered=True, hits=[self._hit(c, r) for c, r in groups], cards=list(cards))
+            if set(passage.citations) & {int(c) for c in cites.split()}:
+                return Passage.model_validate_json(payload).text
+        return ""
 
-    def _topic_covered(self, plan: QueryPlan, candidates: Sequence[_Candidate]) -> bool:
-        """Whether one passage names every game term of the question (as typed, or a synonym or
-        translation of it). A capitalised English word nobody knows is a game term no passage names."""
-        if plan.unknown_names or any(t in self.keywords for t in plan.unknown):
-            return False  # a game term the corpus never names
-        topic = [members for members in plan.units.values() if any(t in self.keywords for t in members)]
-        if not topic:
-            return True
-        return any(all(any(t in c.terms for t in members) for members in topic) for c in candidates)
+    def _passage(self, passage_id: str) -> Passage | None:
+        row = self.db.execute("SELECT json FROM passages WHERE id = ?", (passage_id,)).fetchone()
+        return Passage.model_validate_json(row[0]) if row else None
+
+    def _passage_text(self, passage_id: str) -> str:
+        p = self._passage(passage_id)
+        return p.text if p else ""
 
     def _add_card(self, plan: QueryPlan, card: CardNote) -> None:
         """A card's words help find and rank passages at a lower weight; they are not part of the
-        question's coverage, so the card's own name and flavour text never make the search abstain."""
+        question's coverage, so the card's own name and flavour text never weigh on the label."""
         card_plan = analyse(f"{card.name}\n{card.text}", self.vocab)
         for term in card_plan.terms:
             if term not in plan.weights:
@@ -309,20 +619,34 @@ class Rulebook:
                 plan.soft_literals.append(literal)
 
     def closest_terms(self, plan: QueryPlan, limit: int = 8) -> list[str]:
-        """Likely meant words for the question's unknown ones (typos: ダメーズ → ダメージ, drow → draw),
-        then the question's own words the corpus knows, rarest first."""
+        """Likely meant words for the question's unknown ones, then the question's own words the
+        corpus knows, rarest first."""
         close: list[str] = []
         for word in list(plan.unknown)[:limit]:
-            if len(word) < MIN_TYPO_CHARS:
-                continue
-            pool = self._latin_pool if _LATIN.match(word) else self._other_pool
-            close.extend(
-                m
-                for m in difflib.get_close_matches(word, pool, n=2, cutoff=TYPO_CUTOFF)
-                if m != word and m not in close
-            )
+            if len(word) >= MIN_TYPO_CHARS and (meant := self._close_word(word)) and meant not in close:
+                close.append(meant)
         own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
         return [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))][:limit]
+
+
+def _whole_term(lexicon: Lexicon, word: str, stop: frozenset[str]) -> str:
+    """A keyword's normalised form when the segmenter reads it as one word, else nothing."""
+    whole = [t for t in tokens(lexicon.prepare(word), stop) if not t.piece]
+    return whole[0].term if len(whole) == 1 else ""
+
+
+def _card_keys(lexicon: Lexicon) -> list[tuple[str, list[str], float]]:
+    """English card names as lexicon keys with their weight: the full name, and the character's
+    name alone at a lower weight ("Elsa - Spirit of Winter" → エルサ – 冬の精霊, "Elsa" → エルサ)."""
+    out: list[tuple[str, list[str], float]] = []
+    for english, japanese in lexicon.cards.items():
+        out.append((" ".join(_WORD.findall(english.lower())), [japanese], 1.0))
+        head = re.split(r"\s+[-–—]\s+", english, maxsplit=1)[0]
+        if head != english:
+            out.append(
+                (" ".join(_WORD.findall(head.lower())), [re.split(r"\s+[-–—]\s+", japanese, maxsplit=1)[0]], 0.5)
+            )
+    return out
 
 
 def _lemmas(lexicon: Lexicon) -> dict[str, str]:
@@ -335,6 +659,6 @@ def _lemmas(lexicon: Lexicon) -> dict[str, str]:
     return out
 
 
-def _same_rule(a: Passage, b: Passage) -> bool:
+def _same_rule(a: _Candidate, b: _Candidate) -> bool:
     """Body, key rule and worked question of one rule share a section and a citation number."""
-    return a.document == b.document and a.section_index == b.section_index and bool(set(a.citations) & set(b.citations))
+    return a.document == b.document and a.section_index == b.section_index and bool(a.citations & b.citations)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from sudachipy import Dictionary, Morpheme, SplitMode, Tokenizer
 
@@ -15,6 +15,7 @@ _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞"
 _FUNCTION_POS = frozenset({"助詞", "助動詞"})
 _DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
+_KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 _LIST_MARK = re.compile(r"^\s*(?:[•・\-*]|\d{1,2}[.．])\s*", re.MULTILINE)
 # Sudachi refuses very long inputs; questions are cut well before that.
@@ -101,7 +102,8 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
     return token
 
 
-def function_spans(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=32)
+def function_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Character spans of particles and auxiliaries (でしょう, から): kana inside one is grammar, not a
     word typed in kana (the しょう of でしょう is no 章)."""
     spans = []
@@ -109,8 +111,24 @@ def function_spans(text: str) -> list[tuple[int, int]]:
         for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
             if m.part_of_speech()[0] in _FUNCTION_POS:
                 spans.append((chunk_start + m.begin(), chunk_start + m.end()))
-    return spans
+    return tuple(spans)
 
 
 def terms(text: str, symbols: Mapping[str, str] | None = None, stopwords: frozenset[str] = frozenset()) -> list[str]:
     return [t.term for t in tokens(normalize(text, symbols), stopwords)]
+
+
+@lru_cache(maxsize=32)
+def boundaries(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Where the segmenter cuts the text (split modes C and A, every part of speech): the offsets at
+    which a word may begin and end. A lexicon word counts only between two of them."""
+    starts: set[int] = {0}
+    ends: set[int] = {len(text)}
+    for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
+        for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
+            # A katakana loanword is one word even where split mode A cuts it (ダウン|ロード).
+            pieces = (m,) if _KATAKANA_WORD.fullmatch(m.surface()) else (m, *m.split(SplitMode.A))
+            for piece in pieces:
+                starts.add(chunk_start + piece.begin())
+                ends.add(chunk_start + piece.end())
+    return frozenset(starts), frozenset(ends)

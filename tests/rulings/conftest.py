@@ -47,6 +47,6 @@ def eval_questions() -> list[dict[str, object]]:
 
 @pytest.fixture
 def cli_data_dir(index_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point `referee` at the session's data folder, so CLI tests reuse the index built once."""
-    monkeypatch.setenv("REFEREE_DATA_DIR", str(index_dir))
+    """Point `referee` at the session's cache folder, so CLI tests reuse the index built once."""
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(index_dir))
     return index_dir

@@ -11,7 +11,7 @@ import pytest
 
 from bot.rulings.corpus import load_corpus
 from bot.rulings.index import build_index, ensure_index
-from bot.rulings.models import Kind
+from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 
 from .test_query import HOSTILE
@@ -66,12 +66,14 @@ def test_restatements_of_one_rule_are_grouped(rulebook: Rulebook) -> None:
     assert {f"{JUDGE}/02/01", f"{JUDGE}/02/02"} <= grouped
 
 
-def test_off_topic_questions_are_reported_with_known_terms(rulebook: Rulebook) -> None:
+def test_off_topic_questions_get_no_passage(rulebook: Rulebook) -> None:
     answer = rulebook.search("公式大会の参加費はいくら？")
-    assert not answer.answered and answer.hits == []
+    assert not answer.answered and answer.hits == [] and answer.label is Label.OUTSIDE
+
+
+def test_a_question_the_rules_may_not_settle_is_labelled_not_refused(rulebook: Rulebook) -> None:
     answer = rulebook.search("新しいデッキの値段と大会の日程")
-    assert not answer.answered
-    assert "デッキ" in answer.closest_terms
+    assert answer.answered and answer.hits and answer.label is Label.CLOSEST
 
 
 def test_definition_answers_what_is_questions(rulebook: Rulebook) -> None:
@@ -123,18 +125,28 @@ def test_evaluation_set_quality_floor(eval_questions: list[dict[str, object]], r
     assert found / total >= 0.85
 
 
+def test_game_terms_no_passage_names_together_get_the_closest_passages(rulebook: Rulebook) -> None:
+    """魔除 and クエスト are both in the corpus, never in one passage: the old gate refused this."""
+    answer = rulebook.search("魔除を持つキャラはクエストできる？")
+    assert answer.hits and answer.label is Label.CLOSEST
+
+
+def test_a_game_keyword_the_corpus_never_names_is_outside_it(rulebook: Rulebook) -> None:
+    answer = rulebook.search("Can a character with Evasive be challenged?")
+    assert answer.label is Label.OUTSIDE and answer.hits == []
+
+
 @pytest.mark.parametrize(
     "question",
     [
-        "魔除を持つキャラはクエストできる？",  # both are in the corpus, never in one passage
-        "Can a character with Evasive be challenged?",  # a keyword of the lexicon the corpus never names
-        "Can Reckless characters quest?",  # a capitalised game word nobody knows
+        "Can Reckless characters quest?",  # a capitalised word nobody knows: the old gate refused it
+        "If Cogsworth - Grandfather Clock is banished, does the effect it gave my characters end?",
     ],
 )
-def test_game_terms_the_corpus_never_treats_together_abstain(rulebook: Rulebook, question: str) -> None:
+def test_an_unknown_name_never_refuses(rulebook: Rulebook, question: str) -> None:
     answer = rulebook.search(question)
-    assert not answer.answered and answer.hits == []
-    assert answer.closest_terms
+    assert answer.answered and answer.hits
+    assert answer.label is Label.CLOSEST  # the passages do not speak of that name
 
 
 def test_game_terms_one_passage_names_together_still_answer(rulebook: Rulebook) -> None:
@@ -146,19 +158,22 @@ def test_english_names_the_corpus_quotes_are_found(rulebook: Rulebook) -> None:
     assert f"{JUDGE}/06/10" in top_ids(rulebook, "Forever Strong")
 
 
-@pytest.mark.parametrize("question", ['AND NEAR "*', "NEAR(", "'; DROP TABLE passages; --", "Rush"])
+@pytest.mark.parametrize("question", ['AND NEAR "*', "NEAR(", "Rush"])
 def test_words_that_merely_share_letters_are_not_offered(rulebook: Rulebook, question: str) -> None:
-    """An abstention offers no corpus word for FTS operators, SQL or an unknown keyword (near is no heart)."""
+    """An abstention offers no corpus word for FTS operators or an unknown keyword (near is no heart)."""
     answer = rulebook.search(question)
     assert not answer.answered
-    assert answer.closest_terms == []
+    assert answer.searched_for == []
 
 
-@pytest.mark.parametrize(("question", "meant"), [("ダメーズ計算", "ダメージ"), ("アルカステル", "アルカステラ")])
-def test_a_typo_is_offered_the_word_it_misspells(rulebook: Rulebook, question: str, meant: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "typed", "meant"),
+    [("ダメーズ計算", "ダメーズ", "ダメージ"), ("アルカステルがブロックするとき", "アルカステル", "アルカステラ")],
+)
+def test_a_typo_is_searched_as_the_term_it_misspells(rulebook: Rulebook, question: str, typed: str, meant: str) -> None:
     answer = rulebook.search(question)
-    assert not answer.answered
-    assert answer.closest_terms[0] == meant
+    assert answer.answered and (typed, meant) in answer.searched_for
+    assert any(meant in h.text for h in answer.hits)
 
 
 def test_a_card_the_corpus_names_in_english_is_no_unknown_word(rulebook: Rulebook) -> None:

@@ -1,0 +1,32 @@
+"""A question with several parts, cut into its parts: sentences, and clauses joined by words such as
+「あと」「それと」 or "and also", so each part can be given a passage of its own."""
+
+from __future__ import annotations
+
+import re
+
+# Sentence ends, and the words that start another question inside one sentence.
+_CUT = re.compile(
+    r"(?<=[？?！!。])\s*"
+    r"|(?<=[a-z0-9)][.])\s+(?=[A-Z])"
+    r"|\n+"
+    r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに)[、,]?"
+    r"|[;；]\s*"
+    r"|,?\s+(?:and also|and then|also|plus)\s+"
+    r"|,\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\b)",
+    re.IGNORECASE,
+)
+MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to the part beside them
+MAX_PARTS = 4
+
+
+def split_parts(question: str) -> list[str]:
+    """The parts of a question; one part when it asks one thing."""
+    pieces = [p.strip() for p in _CUT.split(question[:1000]) if p and p.strip()]
+    parts: list[str] = []
+    for piece in pieces:
+        if parts and (len(piece) < MIN_PART_CHARS or len(parts[-1]) < MIN_PART_CHARS):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return parts[:MAX_PARTS] if len(parts) > 1 else [question]

@@ -1,0 +1,178 @@
+"""What a player sees for the questions people actually ask: labels instead of refusals, card names,
+whole words, typos, terminology rows, the game, questions with several parts, and house rules."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bot.rulings.models import Kind, Label
+from bot.rulings.render import render_answer
+from bot.rulings.search import Rulebook
+
+HN, JUDGE, HOUSE = "horizonnotes-rules", "lgi-rules-class-10", "house-rules"
+BLIND = Path(__file__).resolve().parent / "blind.toml"
+RULES = Path(__file__).resolve().parents[2] / "rules"
+
+
+def ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
+    return [h.id for h in rulebook.search(question, k=k).hits]
+
+
+# --- names ------------------------------------------------------------------------------------
+
+
+def test_an_english_card_name_finds_the_passage_about_that_card(rulebook: Rulebook) -> None:
+    answer = rulebook.search("Elsa - Spirit of Winter exerted them; can another card ready those characters?")
+    assert answer.hits[0].id == f"{JUDGE}/03/04"  # the passage about 《エルサ – 冬の精霊》
+    # A long question whose other words point elsewhere (a passage about exerted characters during
+    # a turn): the card it names still decides.
+    answer = rulebook.search(
+        "When I play Elsa - Spirit of Winter and exert two of my opponent's characters, can my opponent"
+        " still ready one of them during their own turn with another card, or does the effect stop that too?"
+    )
+    assert answer.hits[0].id == f"{JUDGE}/03/04"
+
+
+def test_every_card_of_the_lexicon_is_named_in_the_corpus() -> None:
+    """The lexicon's Japanese card names are the corpus's own spellings, or they would find nothing."""
+    lexicon = tomllib.loads((RULES / "lexicon.toml").read_text(encoding="utf-8"))
+    corpus = "".join(p.read_text(encoding="utf-8") for p in RULES.glob("*.txt"))
+    missing = [ja for ja in lexicon["cards"].values() if ja not in corpus]
+    assert missing == []
+
+
+# --- whole words --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "not_a_unit"), [("ダウンロードはどこ？", "ダウン"), ("キャラメルは好き？", "キャラ")]
+)
+def test_synonyms_match_whole_words_only(rulebook: Rulebook, question: str, not_a_unit: str) -> None:
+    assert not_a_unit not in rulebook.plan(question).units
+
+
+def test_a_synonym_typed_as_a_word_still_counts(rulebook: Rulebook) -> None:
+    assert "ダウン" in rulebook.plan("ダウンしたアルカステラは？").units
+
+
+def test_keywords_are_whole_terms(rulebook: Rulebook) -> None:
+    lexicon = tomllib.loads((RULES / "lexicon.toml").read_text(encoding="utf-8"))
+    whole = {rulebook.vocab.lexicon.prepare(w).lower() for w in lexicon["keywords"]}
+    glossary = {row[0] for row in rulebook.db.execute("SELECT term FROM glossary WHERE language = 'ja'")}
+    normalised = {t.lower() for t in rulebook.keywords}
+    # Each keyword is the normalised form of one whole keyword or glossary term, never a fragment.
+    from bot.rulings.tokenize import tokens
+
+    forms = {t.term for w in [*whole, *glossary] for t in tokens(rulebook.vocab.lexicon.prepare(w)) if not t.piece}
+    assert normalised <= forms
+    assert "値" not in normalised
+
+
+# --- typos and unknown words ----------------------------------------------------------------------
+
+
+def test_a_word_read_like_a_rules_term_is_searched_as_it(rulebook: Rulebook) -> None:
+    answer = rulebook.search("手札をエーテルに返還するときのルール")  # 返還 reads ヘンカン, as 変換 does
+    assert ("返還", "変換") in answer.searched_for
+    assert "エーテル変換" in answer.hits[0].text
+
+
+def test_unknown_words_weigh_little(rulebook: Rulebook) -> None:
+    question = "At my friend's Saturday club, does a tapped Arcastella really lose half of its DEF, grandpa asks?"
+    assert ids(rulebook, question)[0] == f"{HN}/16/01"
+
+
+# --- every kind of passage ------------------------------------------------------------------------
+
+
+def test_a_terminology_row_is_quotable(rulebook: Rulebook) -> None:
+    answer = rulebook.search("How does this translation render the word Challenger?")
+    rows = [h for h in answer.hits if h.kind is Kind.TERM]
+    assert rows and "果敢" in rows[0].text
+
+
+def test_a_worked_example_shows_the_rule_it_restates(rulebook: Rulebook) -> None:
+    answer = rulebook.search("先に考えてください ヘイヘイ 攻撃力-5 数えられますか", k=1)
+    hit = answer.hits[0]
+    assert hit.kind is Kind.QUESTION and hit.rule_text.startswith("要となるルール")
+    assert "このルールの要点: 「要となるルール" in render_answer(answer, "ja")
+
+
+# --- the game -----------------------------------------------------------------------------------------
+
+
+def test_a_question_about_one_game_ranks_that_games_passages_first(rulebook: Rulebook) -> None:
+    lorcana = rulebook.search("ロルカナでデッキが足りないときカードを見る効果は？")
+    assert lorcana.game == "lorcana" and lorcana.hits[0].game == "lorcana"
+    hn = rulebook.search("ホライゾンノーツで山札から何枚引く？")
+    assert hn.game == "horizonnotes" and hn.hits[0].game == "horizonnotes"
+
+
+def test_each_passage_says_which_game_it_is_from(rulebook: Rulebook) -> None:
+    text = render_answer(rulebook.search("In Lorcana, when are choices made for a triggered ability?"), "en")
+    assert "(Disney Lorcana)" in text
+
+
+def test_another_game_is_outside_the_corpus(rulebook: Rulebook) -> None:
+    answer = rulebook.search("デュエマのシールドトリガーはいつ使える？")
+    assert answer.label is Label.OUTSIDE and not answer.hits
+
+
+# --- several parts ---------------------------------------------------------------------------------
+
+
+def test_each_part_of_a_question_gets_a_passage(rulebook: Rulebook) -> None:
+    answer = rulebook.search("後攻はエーテルを何点もらえる？それから、ブロックしたアルカステラのDEFは半分になる？")
+    shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
+    assert f"{HN}/03/01" in shown  # the set-up: the second player gains 2 ether
+    assert f"{HN}/11/02" in shown  # a blocker's DEF applies in full
+
+
+# --- where the rulebook is silent -------------------------------------------------------------------
+
+
+def test_the_house_rule_is_quoted_where_the_rulebook_is_silent(rulebook: Rulebook) -> None:
+    answer = rulebook.search("手札が悪いときマリガンはできる？")
+    assert answer.label is Label.SILENT
+    assert answer.hits and not any(h.house for h in answer.hits)  # the closest rule passage first
+    assert answer.house and answer.house[0].id == f"{HOUSE}/02/01" and answer.house[0].house  # the decision
+    assert answer.house[0].text.startswith("Decision.") and "no mulligan" in answer.house[0].text
+    text = render_answer(answer, "ja")
+    assert text.splitlines()[0].startswith("ルールブックにはこの点が書かれていません")
+    assert "ハウスルール（公式ルールではありません）" in text
+
+
+def test_the_tables_option_value_is_shown_with_the_house_rule(rulebook: Rulebook) -> None:
+    answer = rulebook.search("If my deck is empty when I must draw, do I lose?", options={"deck_out": "lose"})
+    assert answer.house and "deck_out" in answer.house[0].options
+    text = render_answer(answer, "en")
+    assert "This table's setting: deck_out = lose" in text and "House rule, not a rule of the game" in text
+
+
+def test_house_rules_never_answer_a_lorcana_question(rulebook: Rulebook) -> None:
+    answer = rulebook.search("In Lorcana, does unspent ink carry over?")
+    assert not answer.house and all(h.game == "lorcana" for h in answer.hits)
+
+
+# --- the blind evaluation set ----------------------------------------------------------------------
+
+
+def test_the_blind_set_is_well_formed(rulebook: Rulebook) -> None:
+    with BLIND.open("rb") as fh:
+        questions = tomllib.load(fh)["question"]
+    known = {row[0] for row in rulebook.db.execute("SELECT id FROM passages")}
+    assert len(questions) >= 120 and len({q["id"] for q in questions}) == len(questions)
+    kinds = [q["kind"] for q in questions]
+    assert kinds.count("silent") >= 25 and kinds.count("offtopic") >= 10
+    halves = [q["half"] for q in questions]
+    assert abs(halves.count("tune") - halves.count("held")) <= 2
+    for q in questions:
+        if q["kind"] == "answer":
+            assert q["expect"] and set(q["expect"]) <= known, q["id"]
+            for part in q.get("parts", []):
+                assert set(part) <= set(q["expect"]), q["id"]
+        if q["kind"] == "silent" and q["game"] == "hn":
+            assert q["expect"] and all(e.startswith(f"{HOUSE}/") for e in q["expect"]), q["id"]
