@@ -17,6 +17,7 @@ from bot.catalog import Catalog, UnknownCard
 from bot.catalog.cards import Card
 from bot.catalog.describe import describe_card
 from bot.embeds import clip, reply
+from bot.errors import RefereeError
 from bot.i18n import t
 from bot.render.message import Message
 from bot.translator import text
@@ -36,10 +37,16 @@ def card_label(card: Card, locale: str) -> str:
 
 
 def card_choices(catalog: Catalog, current: str, locale: str) -> list[app_commands.Choice[str]]:
-    """At most 25 cards matching what is typed so far, best first; each choice's value is the card id."""
+    """At most 25 cards matching what is typed so far, best first; each choice's value is the card id.
+
+    Half-typed text that no name could hold (an invisible character) offers nothing; the submit says why."""
+    try:
+        found = catalog.search(current[:NAME_LIMIT], limit=CHOICE_LIMIT)
+    except RefereeError:
+        return []
     return [
         app_commands.Choice(name=card_label(card, locale), value=card.id)
-        for card in catalog.search(current[:NAME_LIMIT], limit=CHOICE_LIMIT)
+        for card in found
         if len(card.id) <= CHOICE_TEXT
     ]
 

@@ -71,7 +71,7 @@ async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> Async
         service = TableService(store, catalog)
         try:
             # Opened here, on the event loop's thread, where the cogs search it.
-            rulebook = Rulebook.open(settings.data_dir, data_folder("rules", settings.rules_dir))
+            rulebook = Rulebook.open(settings.cache_dir, data_folder("rules", settings.rules_dir))
         except BaseException:
             service.close()
             raise
