@@ -52,6 +52,7 @@ from bot.store import (
 )
 from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
+from bot.table.builders import ActionBuilder
 from bot.worker import Worker
 
 T = TypeVar("T")
@@ -157,6 +158,7 @@ class Outcome:
     finished: bool = False
     commitment: str | None = None
     revealed_seed: str | None = None  # hex, only once the game is over
+    before: GameState | None = None  # the table the request was applied to (None: a new game)
 
 
 @dataclass(frozen=True)
@@ -280,9 +282,15 @@ class TableService:
         start = start_action(self.catalog, [(str(uid), name, deck) for uid, name, deck in seats], options)
         return await self.start_game(channel_id, user_id, start, guild_id=guild_id, is_moderator=is_moderator)
 
-    async def act(self, channel_id: int, user_id: int, action: Action, *, is_moderator: bool = False) -> Outcome:
+    async def act(
+        self, channel_id: int, user_id: int, action: Action | ActionBuilder, *, is_moderator: bool = False
+    ) -> Outcome:
         """Apply one player's action. Only a seated player, and only for their own seat; a
-        `ModeratorAdjust` only for a moderator (`is_moderator`, as the front end's permissions say)."""
+        `ModeratorAdjust` only for a moderator (`is_moderator`, as the front end's permissions say).
+
+        `action` may be a builder (bot/table): it is called under the table's lock on the state the
+        action is applied to, so names are resolved on the table as it is, never as it was. The
+        Outcome carries that state as `before`, for the reply."""
         async with self.lock(channel_id):
             return await self._run(self.act_now, channel_id, user_id, action, is_moderator)
 
@@ -374,7 +382,9 @@ class TableService:
         self._cache.put(channel_id, _Held(game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
-    def act_now(self, channel_id: int, user_id: int, action: Action, is_moderator: bool = False) -> Outcome:
+    def act_now(
+        self, channel_id: int, user_id: int, action: Action | ActionBuilder, is_moderator: bool = False
+    ) -> Outcome:
         """`act` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
         held = self._cache.get(channel_id)
         if held is not None:
@@ -393,14 +403,19 @@ class TableService:
         game: GameRecord,
         state: GameState,
         user_id: int,
-        action: Action,
+        action: Action | ActionBuilder,
         is_moderator: bool = False,
     ) -> Outcome:
+        if callable(action):
+            player = str(user_id)
+            if state.seat_of(player) is None:
+                raise NotSeated()
+            action = action(state, player, state.seat_of(player))
         self._check_seat(state, user_id, action, is_moderator)
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
         rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
         new_state, events = apply(state, action, rng)
-        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number)
+        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number, before=state)
 
     def _is_current(self, game: GameRecord) -> bool:
         """Whether `game` is the very version in the file; if not, it is no longer held in memory."""
@@ -511,6 +526,7 @@ class TableService:
         *,
         next_roll: int | None = None,
         finish: bool = False,
+        before: GameState | None = None,
     ) -> Outcome:
         text = state_text(state)
         if finish or state.over:
@@ -529,7 +545,15 @@ class TableService:
             self._cache.pop(game.channel_id)
             seed = stored.seed.hex() if stored.seed is not None else None
             return Outcome(
-                game.channel_id, game.id, stored.version, state, events, True, stored.commitment, revealed_seed=seed
+                game.channel_id,
+                game.id,
+                stored.version,
+                state,
+                events,
+                True,
+                stored.commitment,
+                revealed_seed=seed,
+                before=before,
             )
         stored = self.store.commit(
             game.channel_id,
@@ -543,7 +567,9 @@ class TableService:
             rolls=_rolls(events, user_id, game.commitment),
         )
         self._cache.put(game.channel_id, _Held(stored, state))
-        return Outcome(game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment)
+        return Outcome(
+            game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment, before=before
+        )
 
     # -- fair dice, for a judge: a game's draws in the roll-log format of bot/dice/verify.py -------
 

@@ -21,16 +21,6 @@ _ACTOR = re.compile(r"^\s*([^\s:/][^:/]*?)\s*:\s*(?=/)")
 _TOKEN = re.compile(r'(?:([a-z_]+):)?(?:"([^"]*)"|「([^」]*)」)|(\S+)')
 _OPTION = re.compile(r"^([a-z_]+):(.*)$")
 
-# The words an on/off option takes (`effect:off`, `charge_rejoin:no`, `value:on` for tapped).
-ON_WORDS = frozenset({"on", "yes", "true", "1"})
-OFF_WORDS = frozenset({"off", "no", "false", "0"})
-
-
-def split_names(text: str) -> list[str]:
-    """A list option's names, separated by commas (`,` or `、`), blanks dropped."""
-    return [part.strip() for part in text.replace("、", ",").split(",") if part.strip()]
-
-
 class ConsoleLineError(RefereeError):
     key = "console.bad_line"
 

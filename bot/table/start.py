@@ -16,8 +16,9 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from bot.catalog import Catalog, normalize_name
-from bot.console.lines import OFF_WORDS, ON_WORDS, split_names
-from bot.console.resolve import ConsoleError, find_card
+from bot.table.options import OFF_WORDS, ON_WORDS, split_names
+from bot.table.errors import TableError
+from bot.table.resolve import find_card
 from bot.engine import GameOptions, StartGame, start_action
 from bot.names import check_name
 
@@ -45,7 +46,7 @@ def table_options(raw: dict[str, str]) -> GameOptions:
         if key in START_KEYS:
             continue
         if key not in fields:
-            raise ConsoleError("console.unknown_table_option", key=key, options=", ".join(fields))
+            raise TableError("table.unknown_table_option", key=key, options=", ".join(fields))
         values[key] = _option_value(text)
     try:
         return GameOptions.model_validate(values)
@@ -53,7 +54,7 @@ def table_options(raw: dict[str, str]) -> GameOptions:
         error = exc.errors()[0]
         key = str(error["loc"][0]) if error["loc"] else "?"
         accepted = _accepted(fields[key]) if key in fields else "-"
-        raise ConsoleError("console.bad_option", key=key, value=raw.get(key, ""), accepted=accepted) from None
+        raise TableError("table.bad_option", key=key, value=raw.get(key, ""), accepted=accepted) from None
 
 
 def _accepted(info: FieldInfo) -> str:
@@ -72,20 +73,20 @@ def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tupl
     """The StartGame action and the seated names, in seat order. `user_id(name)` gives a seat's id."""
     players = [check_name(p, "player") for p in split_names(options.get("players", ""))]
     if len(players) != 2:
-        raise ConsoleError("console.players_count", count=len(players))
+        raise TableError("table.players_count", count=len(players))
     if normalize_name(players[0]) == normalize_name(players[1]):
-        raise ConsoleError("console.same_player", name=players[0])
+        raise TableError("table.same_player", name=players[0])
     decks = split_names(options.get("decks", ""))
     if len(decks) != 2:
-        raise ConsoleError("console.decks_count", count=len(decks))
+        raise TableError("table.decks_count", count=len(decks))
     for deck in decks:
         if catalog.find_deck(deck) is None:
-            raise ConsoleError("console.unknown_deck", name=deck, decks=", ".join(catalog.decks))
+            raise TableError("table.unknown_deck", name=deck, decks=", ".join(catalog.decks))
     leaders: dict[str, str] = {}
     if "leaders" in options:
         named = split_names(options["leaders"])
         if len(named) != 2:
-            raise ConsoleError("console.leaders_count", count=len(named))
+            raise TableError("table.leaders_count", count=len(named))
         leaders = {str(user_id(p)): find_card(catalog, n) for p, n in zip(players, named, strict=True)}
     game_options = table_options(options)
     if "first" in options:
@@ -97,7 +98,7 @@ def build_start(catalog: Catalog, options: dict[str, str], user_id: Any) -> tupl
         elif normalize_name(first) == normalize_name(players[1]):
             choice = "second_seat"
         else:
-            raise ConsoleError("console.bad_first", players=", ".join(players), value=first)
+            raise TableError("table.bad_first", players=", ".join(players), value=first)
         game_options = game_options.model_copy(update={"first_player": choice})
     seats: list[tuple[str, str, Any]] = [(str(user_id(p)), p, d) for p, d in zip(players, decks, strict=True)]
     return start_action(catalog, seats, game_options, leaders=leaders or None), players

@@ -15,7 +15,8 @@ from typing import Literal
 
 from bot.catalog import Arcastella, Catalog, Skill, normalize_name
 from bot.engine.state import GameState
-from bot.errors import Named, RefereeError
+from bot.errors import Named
+from bot.table.errors import TableError
 from bot.render.names import Names
 
 Side = Literal["own", "enemy", "any"]
@@ -23,11 +24,6 @@ Side = Literal["own", "enemy", "any"]
 _PRINTED = re.compile(r"^(?P<name>.*?)\s*(?:〔(?P<tag>[^〕]+)〕)?\s*(?:\((?P<owner>[^()]+)\))?$")
 
 
-class ConsoleError(RefereeError):
-    """A console line that names something that is not there, or misses an option. Units and skills
-    are named as each language prints them (a `Named` argument), like the engine's refusals."""
-
-    key = "console.bad_line"
 
 
 def _named(state: GameState, say: Callable[[Names], str]) -> Named:
@@ -52,8 +48,8 @@ def find_card(catalog: Catalog, name: str, prefer: Collection[str] = ()) -> str:
         ", ".join(f"{c.name_en or c.name} ({c.id})" for c in close[:6]),
     )
     if close:
-        raise ConsoleError("console.ambiguous_card", name=name, names=shown)
-    raise ConsoleError("console.unknown_card", name=name)
+        raise TableError("table.ambiguous_card", name=name, names=shown)
+    raise TableError("table.unknown_card", name=name)
 
 
 def find_unit(state: GameState, name: str, seat: int | None, side: Side, *, auras: bool = False) -> str:
@@ -80,10 +76,10 @@ def find_unit(state: GameState, name: str, seat: int | None, side: Side, *, aura
         return found[0]
     if not found:
         shown = _named(state, lambda n: ", ".join(n.unit(u[0]) for u in units) or "—")
-        raise ConsoleError(f"console.unknown_unit_{side}", name=name, units=shown)
+        raise TableError(f"table.unknown_unit_{side}", name=name, units=shown)
     listed = _named(state, lambda n: ", ".join(n.unit(u) for u in found))
-    raise ConsoleError(
-        "console.ambiguous_unit", name=name, units=listed, example=_named(state, lambda n: n.unit(found[0]))
+    raise TableError(
+        "table.ambiguous_unit", name=name, units=listed, example=_named(state, lambda n: n.unit(found[0]))
     )
 
 
@@ -121,5 +117,5 @@ def find_skill(state: GameState, uid: str, name: str) -> Skill:
             ", ".join(f"{s.name} ({s.id})" for s in listed) or "—",
             ", ".join(f"{s.name_en or s.name} ({s.id})" for s in listed) or "—",
         )
-        raise ConsoleError("console.unknown_skill", unit=_named(state, lambda n: n.unit(uid)), name=name, skills=skills)
+        raise TableError("table.unknown_skill", unit=_named(state, lambda n: n.unit(uid)), name=name, skills=skills)
     return skill
