@@ -425,7 +425,7 @@ class TableService:
         return False
 
     def _undo_now(self, channel_id: int, user_id: int) -> Outcome:
-        game, _ = self._load(channel_id)
+        game, before = self._load(channel_id)
         stack = in_effect(self.store.events(game.id))
         if len(stack) <= 1:
             raise NothingToUndo()
@@ -436,7 +436,7 @@ class TableService:
         if barrier is not None:
             raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
         state = _rebuild(stack[:-1])
-        return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id)
+        return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id, before=before)
 
     def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
         # The stored state is not read: a rollback rebuilds from the log, so it also repairs a state
@@ -456,7 +456,7 @@ class TableService:
         except CorruptRow:  # a moderator can always end a game: its final state comes from the log
             game = self.store.load(channel_id)
             state = _rebuild(in_effect(self.store.events(game.id)))
-        return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True)
+        return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True, before=state)
 
     def _legal_now(self, channel_id: int, user_id: int) -> list[Action]:
         _, state = self._load(channel_id)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any
 
 from pydantic import TypeAdapter
 
 from bot.catalog import Catalog, normalize_name
-from bot.console.lines import ConsoleLine, ConsoleLineError, parse_line
+from bot.console.lines import ConsoleLine, parse_line
 from bot.dice import Randomness, roll
 from bot.dice import render as render_roll
 from bot.engine import Event, GameState
@@ -26,16 +26,14 @@ from bot.render import (
     Message,
     render_board,
     render_deck_top,
-    render_events,
     render_hand,
     render_log,
-    status_lines,
 )
-from bot.render.board import dice_lines
+from bot.render.outcome import render_outcome
 from bot.service import GameLog, NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.store import NoGame
 from bot.store.history import TABLE_TYPES
-from bot.table import PLAY_OPTIONS, Request, TableError, action_line, build_start, builder
+from bot.table import PLAY_OPTIONS, Request, action_line, build_start, builder
 from bot.table.options import as_int, need
 
 _EVENT: TypeAdapter[Any] = TypeAdapter(Event)
@@ -138,7 +136,7 @@ class ConsoleSession:
         start, players = build_start(self.catalog, line.options, user_id)
         actor = line.actor or players[0]
         outcome = await self.service.start_game(self.channel_id, user_id(actor), start)
-        return [self._outcome(outcome, None)]
+        return [self._outcome(outcome)]
 
     async def _status(self, line: ConsoleLine) -> list[Message]:
         view = await self.current()
@@ -167,7 +165,7 @@ class ConsoleSession:
         if not seated:
             raise NotModerator()
         outcome = await self.service.end(self.channel_id, user_id(actor), is_moderator=True, reason=line.text)
-        return [self._outcome(outcome, view.state)]
+        return [self._outcome(outcome)]
 
     async def _hand(self, line: ConsoleLine) -> list[Message]:
         view, seat = await self._own_seat(line)
@@ -190,7 +188,7 @@ class ConsoleSession:
         view = await self._view()
         actor = self._actor(line, view.state)
         outcome = await self.service.undo(self.channel_id, user_id(actor))
-        return [self._outcome(outcome, view.state)]
+        return [self._outcome(outcome)]
 
     async def _roll(self, line: ConsoleLine) -> list[Message]:
         """Public dice outside the engine, filed in the channel's dice log.
@@ -226,7 +224,10 @@ class ConsoleSession:
             view = await self._view()  # who must act now is only a default for who is named
             actor = self._actor(line, view.state)
         request = Request(line.command, line.options, line.text)
-        outcome = await self.service.act(self.channel_id, user_id(actor), builder(self.catalog, request))
+        try:
+            outcome = await self.service.act(self.channel_id, user_id(actor), builder(self.catalog, request))
+        except NoGame:
+            raise ConsoleError("console.no_game") from None
         return [self._outcome(outcome)]
 
     # -- helpers -----------------------------------------------------------------------------------

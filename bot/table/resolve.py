@@ -16,8 +16,8 @@ from typing import Literal
 from bot.catalog import Arcastella, Catalog, Skill, normalize_name
 from bot.engine.state import GameState
 from bot.errors import Named
-from bot.table.errors import TableError
 from bot.render.names import Names
+from bot.table.errors import TableError
 
 Side = Literal["own", "enemy", "any"]
 

@@ -16,11 +16,11 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from bot.catalog import Catalog, normalize_name
-from bot.table.options import OFF_WORDS, ON_WORDS, split_names
-from bot.table.errors import TableError
-from bot.table.resolve import find_card
 from bot.engine import GameOptions, StartGame, start_action
 from bot.names import check_name
+from bot.table.errors import TableError
+from bot.table.options import OFF_WORDS, ON_WORDS, split_names
+from bot.table.resolve import find_card
 
 START_KEYS = ("players", "decks", "first", "leaders")
 

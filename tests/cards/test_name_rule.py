@@ -10,7 +10,7 @@ import pytest
 
 from bot.catalog import Catalog, CatalogError, load_catalog, normalize_name
 from bot.console.lines import parse_line
-from bot.console.start import build_start
+from bot.table.start import build_start
 from bot.engine import RuleViolation, SeatSpec, StartGame, apply
 from bot.engine.state import GameState
 from bot.names import BadName, check_name

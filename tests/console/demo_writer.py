@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.catalog import Arcastella, DamageEffect, Spell, load_catalog
 from bot.cli.console import console_table_id, seeded
 from bot.console.session import ConsoleSession
-from bot.console.words import action_line
+from bot.table.words import action_line
 from bot.engine import Action, Block, Cast, Charge, NoBlock, Pass, Summon, UseSkill, legal_actions
 from bot.engine.state import GameState
 from bot.service import TableService

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.console.session import ConsoleSession, user_id
-from bot.console.words import action_line
+from bot.table.words import action_line
 from bot.dice import FairRandomness
 from bot.engine import Block, Cast, Charge, Summon, UseSkill, legal_actions
 from tests.console.conftest import START, refusal, text
