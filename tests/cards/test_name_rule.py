@@ -10,11 +10,11 @@ import pytest
 
 from bot.catalog import Catalog, CatalogError, load_catalog, normalize_name
 from bot.console.lines import parse_line
-from bot.table.start import build_start
 from bot.engine import RuleViolation, SeatSpec, StartGame, apply
 from bot.engine.state import GameState
 from bot.names import BadName, check_name
 from bot.store import Store
+from bot.table.start import build_start
 from tests.engine.conftest import LoadedDice
 
 from .conftest import edit

@@ -19,11 +19,11 @@ from pathlib import Path
 from bot.catalog import Arcastella, DamageEffect, Spell, load_catalog
 from bot.cli.console import console_table_id, seeded
 from bot.console.session import ConsoleSession
-from bot.table.words import action_line
 from bot.engine import Action, Block, Cast, Charge, NoBlock, Pass, Summon, UseSkill, legal_actions
 from bot.engine.state import GameState
 from bot.service import TableService
 from bot.store import Store
+from bot.table.words import action_line
 
 START = "alice: /game start players:alice,bob decks:solar-vanguard,tidal-veil first:alice"
 CHARGE_UNTIL = 6  # convert cards until this much ether is banked

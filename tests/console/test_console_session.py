@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from bot.console.session import ConsoleSession, user_id
-from bot.table.words import action_line
 from bot.dice import FairRandomness
 from bot.engine import Block, Cast, Charge, Summon, UseSkill, legal_actions
+from bot.table.words import action_line
 from tests.console.conftest import START, refusal, text
 
 
