@@ -15,17 +15,13 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from bot.engine import Event
-from bot.errors import RefereeError
+from bot.files import write_new_text
 from bot.i18n import t
 from bot.render import render_log, to_text
 from bot.service import GameLog, TableService
 from bot.settings import Settings
 from bot.store import NoGame, Store
 from bot.store.history import TABLE_TYPES
-
-
-class ExportFailed(RefereeError):
-    key = "store.replay.export_failed"
 
 
 def register(sub: Any) -> None:
@@ -54,6 +50,12 @@ def register(sub: Any) -> None:
         help="ダイスとシャッフルの記録を JSON Lines で書き出す（referee verify --log 用）/ write the game's rolls "
         "and shuffles as the JSON Lines log that referee verify --log reads",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="--roll-log のファイルがあれば置き換える（読んでいるデータベースは決して上書きしない）/ replace the "
+        "--roll-log file if it exists (the database being read is never overwritten)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise NoGame("store.no_games", channel=args.channel_id)
     locale = args.locale or settings.default_locale
     if args.roll_log is not None:
-        return _export(path, args.channel_id, args.game, args.roll_log, locale)
+        return _export(path, args.channel_id, args.game, args.roll_log, locale, force=args.force)
     with Store.open(path) as store:
         service = TableService(store)
         log = service.game_log(args.channel_id, game_id=args.game)
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 1
 
 
-def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str) -> int:
+def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str, *, force: bool) -> int:
     """Write the game's draws for `referee verify`. A running game's shuffles (its hidden deck orders)
     and its seed stay out; the commitment is printed either way, the seed only once the game is over."""
     with Store.open(path) as store:
@@ -116,10 +118,8 @@ def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale:
         finally:
             service.close()
     text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in draws)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ExportFailed(path=str(out), reason=exc.strerror or type(exc).__name__) from None
+    # Never over an existing file unless --force, and never over the database itself.
+    write_new_text(out, text, force=force, protect=(path,))
     shuffles = sum(1 for d in draws if "shuffle" in d)
     print(
         t(
