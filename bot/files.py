@@ -84,9 +84,7 @@ class OutputFileError(RefereeError):
         super().__init__(f"common.file.{problem}", path=str(path), **extra)
 
 
-def write_new_text(
-    path: Path | str, text: str, *, force: bool = False, protect: tuple[Path | str, ...] = ()
-) -> None:
+def write_new_text(path: Path | str, text: str, *, force: bool = False, protect: tuple[Path | str, ...] = ()) -> None:
     """Write `text` as UTF-8 to a file the user named. An existing file is replaced only with `force`
     (and only when it is a regular file); a path that is, under any name, one of the `protect`ed files
     (the database the command reads, with its -wal/-shm/-journal) is refused even then."""

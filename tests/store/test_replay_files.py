@@ -9,7 +9,6 @@ import pytest
 
 from bot.__main__ import main
 from bot.files import OutputFileError, write_new_text
-
 from bot.service import TableService
 from bot.store import Store
 from tests.store.tables import AKI, catalog, start
