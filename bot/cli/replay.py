@@ -21,6 +21,7 @@ from bot.render import render_log, to_text
 from bot.service import GameLog, TableService
 from bot.settings import Settings
 from bot.store import NoGame, Store
+from bot.store.connection import database_exists
 from bot.store.history import TABLE_TYPES
 
 
@@ -67,7 +68,7 @@ def _engine_events(log: GameLog) -> list[Any]:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     path: Path = args.db or settings.database_file
-    if not path.exists():  # reading must not create an empty database
+    if not database_exists(path):  # reading must not create an empty database
         raise NoGame("store.no_games", channel=args.channel_id)
     locale = args.locale or settings.default_locale
     if args.roll_log is not None:

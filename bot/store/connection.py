@@ -29,14 +29,14 @@ def open_database(
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     except OverflowError as exc:  # sqlite3 refuses an int it cannot store; typed ids reach here
         raise IdOutOfRange(limit=2**63 - 1) from exc
     try:
         # One connection, used by one thread at a time (the service funnels it through its worker).
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, check_same_thread=False)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, ValueError) as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     try:
         db = Database(conn)
@@ -57,6 +57,15 @@ def open_database(
         conn.close()
         raise
     return db
+
+
+def database_exists(path: Path) -> bool:
+    """Whether a database file is there (a reading command must not create an empty one); a path the
+    OS cannot even look at (too long, a NUL in it, a folder without permission) is DatabaseUnusable."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError) as exc:
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from None
 
 
 @contextlib.contextmanager
