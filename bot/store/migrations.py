@@ -19,6 +19,20 @@ from bot.store.errors import SchemaTooNew
 
 MIGRATIONS = Migrations("horizonnotes-referee")
 KNOWN: list[str] = []
+# Every table and view any version of the schema has had: a file holding anything else is not ours.
+OUR_TABLES = frozenset(
+    {
+        MIGRATIONS.migrations_table,
+        "games",
+        "events",
+        "events_new",
+        "actions",
+        "rolls",
+        "decks",
+        "guild_settings",
+        "channel_settings",
+    }
+)
 
 
 def _migration(fn: Callable[[Database], None]) -> Callable[[Database], None]:
