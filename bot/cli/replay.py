@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.render import render_log, to_text
 from bot.service import GameLog, TableService
 from bot.settings import Settings
-from bot.store import NoGame, Store
+from bot.store import EventRecord, NoGame, Store
 from bot.store.connection import database_exists
 from bot.store.history import TABLE_TYPES
 
@@ -58,6 +58,36 @@ def register(sub: Any) -> None:
         "--roll-log file if it exists (the database being read is never overwritten)",
     )
     parser.set_defaults(func=run)
+
+
+def public_data(entry: EventRecord, locale: str) -> str:
+    """An entry of a running game as the table has seen it: a deck's order (shuffled, rebuilt, or put back
+    on top), the cards a player drew and the decks as registered are hidden, each shown as its count.
+    Only a finished game's replay shows them (its seed is revealed then too)."""
+    if entry.type not in _SECRET_LISTS:
+        return entry.data
+    data = entry.data_dict()
+    hidden = lambda items: t("store.replay.hidden", locale, count=len(items))  # noqa: E731
+    if entry.type == "game_started":
+        data["players"] = [
+            {**seat, "deck": hidden(seat.get("deck") or [])} if isinstance(seat, dict) else seat
+            for seat in data.get("players") or []
+        ]
+    elif entry.type != "adjusted" or data.get("field") == "deck_top":  # a discard shows its cards to all
+        name = _SECRET_LISTS[entry.type]
+        if isinstance(data.get(name), list):
+            data[name] = hidden(data[name])
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+# The event types that hold a list only one player (or nobody) has seen, and the field holding it.
+_SECRET_LISTS = {
+    "deck_shuffled": "order",
+    "deck_rebuilt": "order",
+    "cards_drawn": "cards",
+    "adjusted": "cards",
+    "game_started": "players",
+}
 
 
 def _engine_events(log: GameLog) -> list[Any]:
@@ -100,7 +130,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             for entry in log.entries:
                 mark = " " if (entry.game_id, entry.seq) in kept or entry.type.startswith("table_") else "x"
                 actor = entry.actor if entry.actor is not None else "-"
-                print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {entry.data}")
+                data = entry.data if not game.active else public_data(entry, locale)
+                print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {data}")
         check = service.check_replay(game.game_id)
     if check.matches:
         print(t("store.replay.ok", locale, events=check.events))

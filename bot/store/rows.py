@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.store.errors import CorruptRow
+from bot.store.records import safe_reason
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -23,7 +24,7 @@ def as_records(cursor: sqlite3.Cursor, model: type[R], *, what: str) -> list[R]:
         try:
             out.append(model.model_validate(row))
         except ValidationError as exc:
-            raise CorruptRow(what=f"{what} {_ident(row)}", reason=str(exc).splitlines()[0]) from exc
+            raise CorruptRow(what=f"{what} {_ident(row)}", reason=safe_reason(exc)) from exc
     return out
 
 
