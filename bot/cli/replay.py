@@ -67,7 +67,10 @@ def public_data(entry: EventRecord, locale: str) -> str:
     if entry.type not in _SECRET_LISTS:
         return entry.data
     data = entry.data_dict()
-    hidden = lambda items: t("store.replay.hidden", locale, count=len(items))  # noqa: E731
+
+    def hidden(items: list[Any]) -> str:
+        return t("store.replay.hidden", locale, count=len(items))
+
     if entry.type == "game_started":
         data["players"] = [
             {**seat, "deck": hidden(seat.get("deck") or [])} if isinstance(seat, dict) else seat
