@@ -293,7 +293,7 @@ class TableService:
         if not is_moderator:
             raise NotModerator()
         async with self.lock(channel_id):
-            return await self._run(self._end_now, channel_id, user_id, reason)
+            return await self._run(self.end_now, channel_id, user_id, reason)
 
     # -- reading (no channel lock: a read sees the last committed version) -------------------------
 
@@ -417,13 +417,29 @@ class TableService:
         state = _rebuild([b for b in stack if b.version <= target])
         return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
 
-    def _end_now(self, channel_id: int, user_id: int, reason: str) -> Outcome:
+    def end_now(self, channel_id: int, user_id: int, reason: str = "") -> Outcome:
+        """`end` without the lock or the worker thread, for a tool that owns the store alone and has
+        already decided the caller is a moderator (`referee game end`, run by whoever holds the file)."""
         try:
             game, state = self._load(channel_id)
-        except CorruptRow:  # a moderator can always end a game: its final state comes from the log
-            game = self.store.load(channel_id)
-            state = _rebuild(in_effect(self.store.events(game.id)))
+        except CorruptRow:
+            return self._end_damaged(channel_id, user_id, reason)
         return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True)
+
+    def _end_damaged(self, channel_id: int, user_id: int, reason: str) -> Outcome:
+        """A moderator can always end a game, even one whose state row no longer parses: the row is kept
+        exactly as it was (for a human to inspect), the end is logged and the channel freed. The table
+        shown is rebuilt from the log when the log still reads, else an empty one."""
+        game = self.store.load(channel_id)
+        try:
+            state = _rebuild(in_effect(self.store.events(game.id)))
+        except RefereeError:
+            state = GameState()
+        ended = TableEnded(by=user_id, reason=reason)
+        stored = self.store.archive_as_is(game, [ended], actor=user_id, result={"winner": None, "reason": None})
+        self._cache.pop(channel_id)
+        seed = stored.seed.hex() if stored.seed is not None else None
+        return Outcome(channel_id, game.id, stored.version, state, [ended], True, stored.commitment, seed)
 
     def _legal_now(self, channel_id: int, user_id: int) -> list[Action]:
         _, state = self._load(channel_id)

@@ -244,6 +244,26 @@ class Store:
             channel_id, final_state, events, expected_version, game_id, actor, next_roll, rolls, result or {}, loaded
         )
 
+    def archive_as_is(
+        self, game: GameRecord, events: Sequence[JsonLike], *, actor: int | None = None, result: JsonLike | None = None
+    ) -> GameRecord:
+        """Finish a running game without writing its state: for a game whose state row no longer parses,
+        which is then kept exactly as it was for a human to inspect. The entries (the end) are logged and
+        the channel is free; VersionConflict or NoGame, writing nothing, if the game moved on meanwhile."""
+        now = now_text()
+        filed = _filed(events)
+        with translated(self.path), self.db.atomic():
+            cursor = self.db.conn.execute(
+                "UPDATE games SET version = version + 1, last_seq = last_seq + ?, updated_at = ?, "
+                "status = 'finished', finished_at = ?, result = ? "
+                "WHERE id = ? AND status = 'active' AND version = ?",
+                (len(events), now, now, to_json(result or {}), game.id, game.version),
+            )
+            if cursor.rowcount != 1:
+                self._refuse(game.channel_id, game.version, game.id)
+            self._append(game.id, game.last_seq + 1, game.version + 1, filed, actor, now)
+            return self.game(game.id)
+
     # -- internals -------------------------------------------------------------------------------
 
     def _write(
