@@ -24,6 +24,7 @@ from pydantic import TypeAdapter
 
 from bot.dice import FairRandomness
 from bot.engine import Action, Event, GameOptions, GameState, StartGame, apply, legal_actions, replay, start_action
+from bot.engine.fold import fold_all
 from bot.errors import RefereeError
 from bot.i18n import normalize_locale, t
 from bot.state_text import StateText, state_text
@@ -39,7 +40,7 @@ from bot.store import (
     UnknownGame,
     VersionConflict,
 )
-from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
+from bot.store.history import TABLE_TYPES, Batch, Effect, TableEnded, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
 from bot.worker import Worker
 
@@ -276,7 +277,7 @@ class TableService:
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
         async with self.lock(channel_id):
-            return await self._run(self._undo_now, channel_id, user_id)
+            return await self._run(self.undo_now, channel_id, user_id)
 
     async def rollback(
         self, channel_id: int, user_id: int, *, is_moderator: bool, to_version: int | None = None
@@ -391,31 +392,73 @@ class TableService:
         self._cache.pop(game.channel_id)
         return False
 
-    def _undo_now(self, channel_id: int, user_id: int) -> Outcome:
+    def undo_now(self, channel_id: int, user_id: int) -> Outcome:
+        """`undo` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
         game, _ = self._load(channel_id)
-        stack = in_effect(self.store.events(game.id))
+        plan = self._plan(game)
+        stack = plan.effect.stack
         if len(stack) <= 1:
             raise NothingToUndo()
-        last = stack[-1]
-        if last.actor != user_id:
+        version, actor = stack[-1]
+        if actor != user_id:
             raise NotYourUndo()
-        barrier = next(((e, why) for e in last.events if (why := barrier_reason(e)) is not None), None)
+        last = self.store.events_of(game.id, [version])
+        barrier = next(((e, why) for e in last if (why := barrier_reason(e)) is not None), None)
         if barrier is not None:
             raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
-        state = _rebuild(stack[:-1])
-        return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id)
+        state = self._state_at(game, plan, len(stack) - 1)
+        return self._commit(game, state, [TableUndo(by=user_id, undone=version)], user_id)
 
     def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
         # The stored state is not read: a rollback rebuilds from the log, so it also repairs a state
         # row that no longer parses (rolling back to the latest version re-derives it, dropping nothing).
         game = self.store.load(channel_id)
-        stack = in_effect(self.store.events(game.id))
-        versions = [b.version for b in stack]
+        plan = self._plan(game)
+        versions = [v for v, _ in plan.effect.stack]
         target = to_version if to_version is not None else (versions[-2] if len(versions) > 1 else None)
         if target is None or target not in versions:
             raise BadRollback(versions=", ".join(str(v) for v in versions) or "-")
-        state = _rebuild([b for b in stack if b.version <= target])
+        state = self._state_at(game, plan, versions.index(target) + 1)
         return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
+
+    def _plan(self, game: GameRecord) -> _Plan:
+        """Which actions of the game are in effect (with their players), read from the log's outline only,
+        and the kept states (checkpoints) an undo or rollback may start folding from."""
+        effect: Effect[int | None] = Effect()
+        kept = set(self.store.checkpoints(game.id))
+        marks: list[tuple[int, int]] = []
+        for index, (version, actor, head, data) in enumerate(self.store.outline(game.id)):
+            effect.read(version, head, data, actor, where=f"actions (game {game.id}, version {version})")
+            if version in kept:
+                marks.append((index, version))
+        return _Plan(effect, marks)
+
+    def _state_at(self, game: GameRecord, plan: _Plan, depth: int) -> GameState:
+        """The table with only the first `depth` actions now in effect: the latest kept state whose actions
+        are all still among them, with the few actions after it folded on; else folded from the start.
+        Either way the same state the whole log would fold to (tests/store/test_undo_checkpoints.py)."""
+        stack, depths = plan.effect.stack, plan.effect.depths
+        low, entry = depth, len(depths) - 1
+        for index, version in reversed(plan.marks):
+            while entry > index:  # the fewest actions in effect at any time after this checkpoint
+                low = min(low, depths[entry])
+                entry -= 1
+            if depths[index] <= low:
+                try:
+                    text = self.store.checkpoint(game.id, version)
+                    base = parse_json(text, GameState, what=f"checkpoints (game {game.id}, version {version})")
+                except CorruptRow:
+                    break  # a damaged kept state: the log alone still has everything
+                self._put_cards(game, base)
+                return fold_all(base, self._engine_events(game, [v for v, _ in stack[depths[index] : depth]]))
+        return replay(self._engine_events(game, [v for v, _ in stack[:depth]]))
+
+    def _engine_events(self, game: GameRecord, versions: Sequence[int]) -> list[Any]:
+        return [
+            parse_json(r.data, _EVENTS, what=f"events.data (game {r.game_id}, seq {r.seq})")
+            for r in self.store.events_of(game.id, versions)
+            if r.type not in TABLE_TYPES
+        ]
 
     def end_now(self, channel_id: int, user_id: int, reason: str = "") -> Outcome:
         """`end` without the lock or the worker thread, for a tool that owns the store alone and has
@@ -466,6 +509,11 @@ class TableService:
     def _state_of(self, game: GameRecord) -> GameState:
         """The stored state, with the card definitions put back from the game's GameStarted event."""
         state: GameState = game.state_as(GameState)
+        self._put_cards(game, state)
+        return state
+
+    def _put_cards(self, game: GameRecord, state: GameState) -> None:
+        """Put the card definitions (left out of a stored state) back from the game's GameStarted event."""
         if not state.cards and game.last_seq:
             cards = self._cards.get(game.id)
             if cards is None:
@@ -476,7 +524,6 @@ class TableService:
                 cards = self._shared_cards(started.cards)
                 self._cards.put(game.id, cards)
             state.cards = cards
-        return state
 
     def _shared_cards(self, cards: dict[str, Any]) -> dict[str, Any]:
         """A game's card definitions, each replaced by the catalog's own when it is the same card: a
@@ -601,6 +648,14 @@ def _maybe_stale(exc: RefereeError) -> bool:
 
 def _result(state: GameState) -> dict[str, Any]:
     return {"winner": state.winner, "reason": state.end_reason}
+
+
+class _Plan(NamedTuple):
+    """A game's log read as far as undo and rollback need: the actions in effect (version, player) after
+    each commit, and (entry index, version) of each commit whose state was kept."""
+
+    effect: Effect[int | None]
+    marks: list[tuple[int, int]]
 
 
 class _Held(NamedTuple):

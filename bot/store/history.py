@@ -8,17 +8,20 @@ every action after a version. Folding the effective events from the start rebuil
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from bot.store.errors import CorruptRow
-from bot.store.records import EventRecord
+from bot.store.records import EventRecord, parse_json
 
 UNDO = "table_undo"
 ROLLBACK = "table_rollback"
 ENDED = "table_ended"
 TABLE_TYPES = frozenset({UNDO, ROLLBACK, ENDED})
+X = TypeVar("X")
+E = TypeVar("E", bound=BaseModel)
 
 
 class _TableEvent(BaseModel):
@@ -49,10 +52,10 @@ class TableEnded(_TableEvent):
     reason: str = ""
 
 
-class Batch(BaseModel):
-    """The events one commit wrote (one action), with who made it."""
-
-    model_config = ConfigDict(frozen=True)
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The events one commit wrote (one action), with who made it. A plain dataclass: a long log has
+    thousands, and they are only ever built from records already validated."""
 
     version: int
     actor: int | None
@@ -65,31 +68,53 @@ def batches(log: Sequence[EventRecord]) -> list[Batch]:
     current: list[EventRecord] = []
     for record in log:
         if current and record.version != current[0].version:
-            out.append(Batch(version=current[0].version, actor=current[0].actor, events=tuple(current)))
+            out.append(Batch(current[0].version, current[0].actor, tuple(current)))
             current = []
         current.append(record)
     if current:
-        out.append(Batch(version=current[0].version, actor=current[0].actor, events=tuple(current)))
+        out.append(Batch(current[0].version, current[0].actor, tuple(current)))
     return out
+
+
+class Effect(Generic[X]):
+    """The actions in effect, kept up to date as the log is read one commit at a time (one pass, however
+    many undos and rollbacks the log holds). `depths` is the number in effect after each commit read."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[int, X]] = []  # (version, item), oldest first
+        self.depths: list[int] = []
+
+    def read(self, version: int, head_type: str, head_data: str | None, item: X, *, where: str) -> None:
+        """One commit: its version, the type and data (JSON) of its first event, and what to keep for it."""
+        if head_type == UNDO:
+            undo = _table_entry(head_data, TableUndo, where)
+            if not self.stack or self.stack[-1][0] != undo.undone:
+                raise CorruptRow(what=where, reason="undo of no action")
+            self.stack.pop()
+        elif head_type == ROLLBACK:
+            rollback = _table_entry(head_data, TableRollback, where)
+            while self.stack and self.stack[-1][0] > rollback.to:
+                self.stack.pop()
+        elif head_type not in TABLE_TYPES:
+            self.stack.append((version, item))
+        self.depths.append(len(self.stack))
+
+    def items(self) -> list[X]:
+        return [item for _, item in self.stack]
+
+
+def _table_entry(data: str | None, model: type[E], where: str) -> E:
+    return parse_json(data or "", model, what=where)  # type: ignore[no-any-return]
 
 
 def in_effect(log: Sequence[EventRecord]) -> list[Batch]:
     """The actions still in effect after every undo and rollback in the log, oldest first."""
-    stack: list[Batch] = []
+    effect: Effect[Batch] = Effect()
     for batch in batches(log):
         head = batch.events[0]
-        if head.type == UNDO:
-            undo = head.data_as(TableUndo)
-            if not stack or stack[-1].version != undo.undone:
-                raise CorruptRow(what=f"events (game {head.game_id}, seq {head.seq})", reason="undo of no action")
-            stack.pop()
-        elif head.type == ROLLBACK:
-            rollback = head.data_as(TableRollback)
-            while stack and stack[-1].version > rollback.to:
-                stack.pop()
-        elif head.type not in TABLE_TYPES:
-            stack.append(batch)
-    return stack
+        where = f"events (game {head.game_id}, seq {head.seq})"
+        effect.read(batch.version, head.type, head.data, batch, where=where)
+    return effect.items()
 
 
 def effective_events(log: Sequence[EventRecord]) -> list[EventRecord]:

@@ -31,6 +31,7 @@ OUR_TABLES = frozenset(
         "decks",
         "guild_settings",
         "channel_settings",
+        "checkpoints",
     }
 )
 
@@ -224,6 +225,23 @@ def m004_actions(db: Database) -> None:
     )
     _append_only(db, "actions")
     _append_only(db, "events", when="INSTEAD OF")  # the view: a clear refusal, not "cannot modify a view"
+
+
+@_migration
+def m005_checkpoints(db: Database) -> None:
+    # The state of a running game as committed at some versions (its start, then every 64th): undo and
+    # rollback fold the few actions after one onto it instead of the whole log (bench/undo.py). Kept
+    # beside the log, never instead of it: the log alone still rebuilds every state.
+    db.execute(
+        """
+        CREATE TABLE checkpoints (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            version INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            PRIMARY KEY (game_id, version)
+        )
+        """
+    )
 
 
 def _copy_action(db: Database, rows: list[tuple[Any, ...]]) -> None:
