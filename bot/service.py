@@ -40,7 +40,7 @@ from bot.store import (
     UnknownGame,
     VersionConflict,
 )
-from bot.store.history import TABLE_TYPES, Batch, Effect, TableEnded, TableRollback, TableUndo, in_effect
+from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, Tail, in_effect
 from bot.store.records import parse_json
 from bot.worker import Worker
 
@@ -395,63 +395,78 @@ class TableService:
     def undo_now(self, channel_id: int, user_id: int) -> Outcome:
         """`undo` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
         game, _ = self._load(channel_id)
-        plan = self._plan(game)
-        stack = plan.effect.stack
-        if len(stack) <= 1:
+
+        def enough(tail: Tail, kept: int) -> bool:  # the last action found, and a base below it
+            return bool(tail.found) and tail.found[0][0] > kept and tail.intact_up_to(kept)
+
+        tail, base = self._walk_back(game, enough)
+        if base is None and len(tail.found) <= 1:  # only the game's start is in effect
             raise NothingToUndo()
-        version, actor = stack[-1]
+        version, actor = tail.found[0]
         if actor != user_id:
             raise NotYourUndo()
         last = self.store.events_of(game.id, [version])
         barrier = next(((e, why) for e in last if (why := barrier_reason(e)) is not None), None)
         if barrier is not None:
             raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
-        state = self._state_at(game, plan, len(stack) - 1)
+        state = self._state_from(game, base, [v for v, _ in reversed(tail.found[1:])], enough)
         return self._commit(game, state, [TableUndo(by=user_id, undone=version)], user_id)
 
     def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
         # The stored state is not read: a rollback rebuilds from the log, so it also repairs a state
         # row that no longer parses (rolling back to the latest version re-derives it, dropping nothing).
         game = self.store.load(channel_id)
-        plan = self._plan(game)
-        versions = [v for v, _ in plan.effect.stack]
-        target = to_version if to_version is not None else (versions[-2] if len(versions) > 1 else None)
+
+        def enough(tail: Tail, kept: int) -> bool:  # the target read, and a base below it
+            if to_version is None:
+                return len(tail.found) > 1 and kept < tail.found[1][0] and tail.intact_up_to(kept)
+            return kept < to_version and tail.intact_up_to(kept)
+
+        tail, base = self._walk_back(game, enough)
+        versions = [v for v, _ in tail.found]
+        target = to_version if to_version is not None else (versions[1] if len(versions) > 1 else None)
         if target is None or target not in versions:
-            raise BadRollback(versions=", ".join(str(v) for v in versions) or "-")
-        state = self._state_at(game, plan, versions.index(target) + 1)
+            every = [v for v, _ in reversed(self._walk_back(game, lambda tail, kept: False)[0].found)]
+            raise BadRollback(versions=", ".join(str(v) for v in every) or "-")
+        state = self._state_from(game, base, [v for v in reversed(versions) if v <= target], enough)
         return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
 
-    def _plan(self, game: GameRecord) -> _Plan:
-        """Which actions of the game are in effect (with their players), read from the log's outline only,
-        and the kept states (checkpoints) an undo or rollback may start folding from."""
-        effect: Effect[int | None] = Effect()
-        kept = set(self.store.checkpoints(game.id))
-        marks: list[tuple[int, int]] = []
-        for index, (version, actor, head, data) in enumerate(self.store.outline(game.id)):
-            effect.read(version, head, data, actor, where=f"actions (game {game.id}, version {version})")
-            if version in kept:
-                marks.append((index, version))
-        return _Plan(effect, marks)
+    def _walk_back(
+        self, game: GameRecord, enough: Callable[[Tail, int], bool], *, use_kept: bool = True
+    ) -> tuple[Tail, int | None]:
+        """Read the game's log backwards from its end, a few commits at a time, until `enough(tail, v)`
+        accepts the state kept at version v (a checkpoint, met before that commit is read) as the base
+        to fold the actions in effect after it onto: (tail, v). (tail, None) when the whole log was read."""
+        kept = set(self.store.checkpoints(game.id)) if use_kept else set()
+        tail = Tail()
+        before, chunk = game.version + 1, 32
+        while True:
+            rows = self.store.outline(game.id, before=before, limit=chunk)
+            for version, actor, head, data in rows:
+                if version in kept and enough(tail, version):
+                    return tail, version
+                tail.read(version, actor, head, data, where=f"actions (game {game.id}, version {version})")
+            if len(rows) < chunk:
+                return tail, None
+            before, chunk = rows[-1][0], min(chunk * 4, 4096)
 
-    def _state_at(self, game: GameRecord, plan: _Plan, depth: int) -> GameState:
-        """The table with only the first `depth` actions now in effect: the latest kept state whose actions
-        are all still among them, with the few actions after it folded on; else folded from the start.
-        Either way the same state the whole log would fold to (tests/store/test_undo_checkpoints.py)."""
-        stack, depths = plan.effect.stack, plan.effect.depths
-        low, entry = depth, len(depths) - 1
-        for index, version in reversed(plan.marks):
-            while entry > index:  # the fewest actions in effect at any time after this checkpoint
-                low = min(low, depths[entry])
-                entry -= 1
-            if depths[index] <= low:
-                try:
-                    text = self.store.checkpoint(game.id, version)
-                    base = parse_json(text, GameState, what=f"checkpoints (game {game.id}, version {version})")
-                except CorruptRow:
-                    break  # a damaged kept state: the log alone still has everything
-                self._put_cards(game, base)
-                return fold_all(base, self._engine_events(game, [v for v, _ in stack[depths[index] : depth]]))
-        return replay(self._engine_events(game, [v for v, _ in stack[:depth]]))
+    def _state_from(
+        self, game: GameRecord, base: int | None, versions: list[int], enough: Callable[[Tail, int], bool]
+    ) -> GameState:
+        """The table of the actions `versions` (oldest first) folded onto the state kept at `base`, or onto
+        an empty table when there is no base: the same table the whole log folds to
+        (tests/store/test_undo_checkpoints.py)."""
+        if base is None:
+            return replay(self._engine_events(game, versions))
+        try:
+            text = self.store.checkpoint(game.id, base)
+            state = parse_json(text, GameState, what=f"checkpoints (game {game.id}, version {base})")
+        except CorruptRow:  # a damaged kept state: the log alone still has everything
+            tail, _ = self._walk_back(game, enough, use_kept=False)
+            wanted = set(versions)
+            return replay(self._engine_events(game, [v for v, _ in reversed(tail.found) if v in wanted or v <= base]))
+        self._put_cards(game, state)
+        return fold_all(state, self._engine_events(game, versions))
 
     def _engine_events(self, game: GameRecord, versions: Sequence[int]) -> list[Any]:
         return [
@@ -648,14 +663,6 @@ def _maybe_stale(exc: RefereeError) -> bool:
 
 def _result(state: GameState) -> dict[str, Any]:
     return {"winner": state.winner, "reason": state.end_reason}
-
-
-class _Plan(NamedTuple):
-    """A game's log read as far as undo and rollback need: the actions in effect (version, player) after
-    each commit, and (entry index, version) of each commit whose state was kept."""
-
-    effect: Effect[int | None]
-    marks: list[tuple[int, int]]
 
 
 class _Held(NamedTuple):

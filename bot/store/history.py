@@ -103,6 +103,34 @@ class Effect(Generic[X]):
         return [item for _, item in self.stack]
 
 
+class Tail:
+    """The actions in effect, found by reading the log from its end backwards only as far as needed (an
+    undo looks at the last few commits, not at the whole log). Going back, an undo entry removes the
+    action it names and a rollback every earlier action above its version."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, int | None]] = []  # (version, player) in effect, newest first
+        self._ceiling = float("inf")  # actions above the lowest rollback target read so far are gone
+        self._undone: set[int] = set()
+        self._lowest_undone = float("inf")
+
+    def read(self, version: int, actor: int | None, head_type: str, head_data: str | None, *, where: str) -> None:
+        """The commit before the ones read so far."""
+        if head_type == UNDO:
+            undone = _table_entry(head_data, TableUndo, where).undone
+            self._undone.add(undone)
+            self._lowest_undone = min(self._lowest_undone, undone)
+        elif head_type == ROLLBACK:
+            self._ceiling = min(self._ceiling, _table_entry(head_data, TableRollback, where).to)
+        elif head_type not in TABLE_TYPES and version <= self._ceiling and version not in self._undone:
+            self.found.append((version, actor))
+
+    def intact_up_to(self, version: int) -> bool:
+        """Whether every action in effect at `version` is still in effect after the commits read so far:
+        then the table as committed at `version` is a base to fold the later actions in effect onto."""
+        return version < self._lowest_undone and version <= self._ceiling
+
+
 def _table_entry(data: str | None, model: type[E], where: str) -> E:
     return parse_json(data or "", model, what=where)  # type: ignore[no-any-return]
 

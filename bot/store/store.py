@@ -67,6 +67,9 @@ _OUTLINE = (
     "CASE WHEN json_extract(types, '$[0]') LIKE 'table\\_%' ESCAPE '\\' THEN json_extract(events, '$[0]') END "
     "FROM actions WHERE game_id = ? ORDER BY version"
 )
+_OUTLINE_BACK = _OUTLINE.replace("game_id = ?", "game_id = ? AND version < ?").replace(
+    "ORDER BY version", "ORDER BY version DESC LIMIT ?"
+)
 _SELECT_VERSIONS = (
     "SELECT a.game_id, a.first_seq + e.key AS seq, a.version, a.actor, "
     "json_extract(a.types, '$[' || e.key || ']') AS type, e.value AS data, a.created_at "
@@ -170,12 +173,16 @@ class Store:
                     raise
                 self._refuse_log(game_id, exc)
 
-    def outline(self, game_id: int) -> list[tuple[int, int | None, str, str | None]]:
+    def outline(
+        self, game_id: int, *, before: int | None = None, limit: int = -1
+    ) -> list[tuple[int, int | None, str, str | None]]:
         """Each commit of the game's log, in order: (version, actor, type of its first event, that event's
-        JSON when it is one of the table's own entries). Reads no other event: for undo and rollback."""
+        JSON when it is one of the table's own entries). Reads no other event: for undo and rollback.
+        With `before` a version: the `limit` commits before it, newest first (to read the log backwards)."""
+        sql, params = (_OUTLINE, (game_id,)) if before is None else (_OUTLINE_BACK, (game_id, before, limit))
         with translated(self.path):
             try:
-                rows = self.db.conn.execute(_OUTLINE, (game_id,)).fetchall()
+                rows = self.db.conn.execute(sql, params).fetchall()
             except sqlite3.OperationalError as exc:
                 if "json" not in str(exc).lower():
                     raise
