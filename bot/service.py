@@ -40,8 +40,19 @@ from bot.store import (
     UnknownGame,
     VersionConflict,
 )
-from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, Tail, in_effect
+from bot.store.history import (
+    TABLE_TYPES,
+    Batch,
+    Effect,
+    TableEnded,
+    TableRollback,
+    TableUndo,
+    Tail,
+    batches,
+    in_effect,
+)
 from bot.store.records import parse_json
+from bot.store.store import CHECKPOINT_EVERY
 from bot.worker import Worker
 
 T = TypeVar("T")
@@ -410,7 +421,7 @@ class TableService:
         if barrier is not None:
             raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
         state = self._state_from(game, base, [v for v, _ in reversed(tail.found[1:])], enough)
-        return self._commit(game, state, [TableUndo(by=user_id, undone=version)], user_id)
+        return self._keep_if_far(tail, self._commit(game, state, [TableUndo(by=user_id, undone=version)], user_id))
 
     def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
         # The stored state is not read: a rollback rebuilds from the log, so it also repairs a state
@@ -429,7 +440,15 @@ class TableService:
             every = [v for v, _ in reversed(self._walk_back(game, lambda tail, kept: False)[0].found)]
             raise BadRollback(versions=", ".join(str(v) for v in every) or "-")
         state = self._state_from(game, base, [v for v in reversed(versions) if v <= target], enough)
-        return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
+        return self._keep_if_far(tail, self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id))
+
+    def _keep_if_far(self, tail: Tail, out: Outcome) -> Outcome:
+        """After an undo or rollback that read far back (the kept states before it had been taken back),
+        keep the table it made, so the next one stops here: undos in a row, or action and undo over and
+        over, then never read more than about CHECKPOINT_EVERY commits each."""
+        if tail.read_count > CHECKPOINT_EVERY and not out.finished:
+            self.store.keep_state(out.game_id, out.version, state_text(out.state).text)
+        return out
 
     def _walk_back(
         self, game: GameRecord, enough: Callable[[Tail, int], bool], *, use_kept: bool = True
@@ -611,29 +630,37 @@ class TableService:
         hidden information, so its shuffles are left out (and the view carries no seed)."""
         from bot.engine.context import _rebuild_pool  # the engine's own rule for a rebuilt deck's cards
         from bot.engine.events import DeckRebuilt, DeckShuffled, DiceRolled
-        from bot.engine.fold import fold
 
         log = self.game_log(channel_id, game_id=game_id)
         table_id = log.game.table_id or ""
         draws: list[dict[str, Any]] = []
-        state = GameState()
-        for index, record in enumerate(log.entries):
-            if record.type in TABLE_TYPES:  # an undo or rollback: go on from the table as it now stands
-                state = _rebuild(in_effect(log.entries[: index + 1]))
+        # One pass over the log. Only numbered events are parsed on the way; the table is folded only
+        # when a finished game's shuffle needs it (the cards it started from), and then only from where
+        # it was last folded, unless an undo or rollback since took back what had been folded.
+        effect: Effect[Batch] = Effect()
+        table = _Folding(self)
+        for batch in batches(log.entries):
+            head = batch.events[0]
+            effect.read(batch.version, head.type, head.data, batch, where=_where(head))
+            if head.type in TABLE_TYPES:
+                table.keep(len(effect.stack))
                 continue
-            event = parse_json(record.data, _EVENTS, what=f"events.data (game {record.game_id}, seq {record.seq})")
-            number = getattr(event, "number", None)
-            head = {"table_id": table_id, "number": number, "seq": record.seq}
-            if number is not None and isinstance(event, DiceRolled):
-                rolled = {"expression": event.expression, "faces": list(event.faces), "total": event.total}
-                draws.append(head | rolled | {"purpose": event.purpose})
-            elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not log.game.active:
-                player = state.players[event.seat]
-                items = list(player.deck)
-                if isinstance(event, DeckRebuilt):
-                    items = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
-                draws.append(head | {"shuffle": items, "order": list(event.order), "seat": event.seat})
-            fold(state, event)
+            for index, record in enumerate(batch.events):
+                if record.type not in _NUMBERED and '"number"' not in record.data:
+                    continue
+                event = table.event(batch, index)
+                number = getattr(event, "number", None)
+                head_entry = {"table_id": table_id, "number": number, "seq": record.seq}
+                if number is not None and isinstance(event, DiceRolled):
+                    rolled = {"expression": event.expression, "faces": list(event.faces), "total": event.total}
+                    draws.append(head_entry | rolled | {"purpose": event.purpose})
+                elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not log.game.active:
+                    state = table.before(effect.items(), index)
+                    player = state.players[event.seat]
+                    items = list(player.deck)
+                    if isinstance(event, DeckRebuilt):
+                        items = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
+                    draws.append(head_entry | {"shuffle": items, "order": list(event.order), "seat": event.seat})
         return log.game, draws
 
     def filed_rolls(self, game_id: int) -> list[dict[str, Any]]:
@@ -653,6 +680,55 @@ class TableService:
             for row in self.store.rolls.of_game(game_id)
             if row.number is not None
         ]
+
+
+# The events that can carry a draw number (others are checked for a "number" key before being parsed).
+_NUMBERED = frozenset({"dice_rolled", "deck_shuffled", "deck_rebuilt"})
+
+
+def _where(record: EventRecord) -> str:
+    return f"events.data (game {record.game_id}, seq {record.seq})"
+
+
+class _Folding:
+    """The table folded lazily along a log read in one pass (for fair_draws): events are parsed once,
+    and the table is folded forward only when asked for, from where it was last folded."""
+
+    def __init__(self, service: TableService) -> None:
+        self._service = service
+        self._parsed: dict[int, list[Any]] = {}  # version -> its events, parsed
+        self._state = GameState()
+        self._done = 0  # actions in effect folded into the state, oldest first
+        self._partial = 0  # events of the next action folded too
+
+    def event(self, batch: Batch, index: int) -> Any:
+        return self._events(batch)[index]
+
+    def keep(self, depth: int) -> None:
+        """An undo or rollback left `depth` actions in effect: start again if it took back folded ones."""
+        if depth < self._done + (1 if self._partial else 0):
+            self._state, self._done, self._partial = GameState(), 0, 0
+
+    def before(self, stack: list[Batch], index: int) -> GameState:
+        """The table just before event `index` of the newest action in effect (`stack[-1]`)."""
+        target = len(stack) - 1
+        while self._done < target:
+            events = self._events(stack[self._done])
+            self._state = fold_all(self._state, events[self._partial :])
+            self._done, self._partial = self._done + 1, 0
+        if index > self._partial:
+            self._state = fold_all(self._state, self._events(stack[target])[self._partial : index])
+            self._partial = index
+        return self._state
+
+    def _events(self, batch: Batch) -> list[Any]:
+        found = self._parsed.get(batch.version)
+        if found is None:
+            found = [
+                parse_json(r.data, _EVENTS, what=_where(r)) if r.type not in TABLE_TYPES else None for r in batch.events
+            ]
+            self._parsed[batch.version] = found
+        return found
 
 
 def _maybe_stale(exc: RefereeError) -> bool:

@@ -113,9 +113,11 @@ class Tail:
         self._ceiling = float("inf")  # actions above the lowest rollback target read so far are gone
         self._undone: set[int] = set()
         self._lowest_undone = float("inf")
+        self.read_count = 0
 
     def read(self, version: int, actor: int | None, head_type: str, head_data: str | None, *, where: str) -> None:
         """The commit before the ones read so far."""
+        self.read_count += 1
         if head_type == UNDO:
             undone = _table_entry(head_data, TableUndo, where).undone
             self._undone.add(undone)

@@ -215,6 +215,12 @@ class Store:
             ).fetchall()
         return [row[0] for row in rows if type(row[0]) is int]
 
+    def keep_state(self, game_id: int, version: int, state: JsonLike) -> None:
+        """Keep `state` as the game's state committed at `version` (a checkpoint), after the fact: an undo
+        or rollback that had to read far back keeps what it rebuilt, so the next one need not."""
+        with translated(self.path), self.db.atomic():
+            self.db.conn.execute(_INSERT_CHECKPOINT, (game_id, version, to_json(state)))
+
     def checkpoint(self, game_id: int, version: int) -> str:
         """The state as committed at `version` (one of `checkpoints`)."""
         with translated(self.path):
