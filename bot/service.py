@@ -335,11 +335,16 @@ class TableService:
         return _view(game, state)
 
     def game_log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
+        game = self._chosen_game(channel_id, game_id)
+        entries = self.store.events(game.id)
+        return GameLog(_view(game, self._state_of(game)), entries, in_effect(entries))
+
+    def _chosen_game(self, channel_id: int, game_id: int | None) -> GameRecord:
+        """The game `game_id`, else the channel's running or last game; never another channel's."""
         game = self.store.game(game_id) if game_id is not None else self.store.latest(channel_id)
         if game.channel_id != channel_id:  # another channel's game (maybe another server's) stays out of sight
             raise UnknownGame("store.not_in_channel", game=game.id, channel=channel_id)
-        entries = self.store.events(game.id)
-        return GameLog(_view(game, self._state_of(game)), entries, in_effect(entries))
+        return game
 
     def check_replay(self, game_id: int) -> ReplayCheck:
         """Rebuild a game from its events and set it beside the stored state."""
@@ -631,15 +636,16 @@ class TableService:
         from bot.engine.context import _rebuild_pool  # the engine's own rule for a rebuilt deck's cards
         from bot.engine.events import DeckRebuilt, DeckShuffled, DiceRolled
 
-        log = self.game_log(channel_id, game_id=game_id)
-        table_id = log.game.table_id or ""
+        game = self._chosen_game(channel_id, game_id)
+        view = _view(game, self._state_of(game))
+        table_id = game.table_id or ""
         draws: list[dict[str, Any]] = []
         # One pass over the log. Only numbered events are parsed on the way; the table is folded only
         # when a finished game's shuffle needs it (the cards it started from), and then only from where
         # it was last folded, unless an undo or rollback since took back what had been folded.
         effect: Effect[Batch] = Effect()
         table = _Folding(self)
-        for batch in batches(log.entries):
+        for batch in batches(self.store.events(game.id)):
             head = batch.events[0]
             effect.read(batch.version, head.type, head.data, batch, where=_where(head))
             if head.type in TABLE_TYPES:
@@ -654,14 +660,14 @@ class TableService:
                 if number is not None and isinstance(event, DiceRolled):
                     rolled = {"expression": event.expression, "faces": list(event.faces), "total": event.total}
                     draws.append(head_entry | rolled | {"purpose": event.purpose})
-                elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not log.game.active:
+                elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not game.active:
                     state = table.before(effect.items(), index)
                     player = state.players[event.seat]
                     items = list(player.deck)
                     if isinstance(event, DeckRebuilt):
                         items = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
                     draws.append(head_entry | {"shuffle": items, "order": list(event.order), "seat": event.seat})
-        return log.game, draws
+        return view, draws
 
     def filed_rolls(self, game_id: int) -> list[dict[str, Any]]:
         """The game's numbered rolls as filed in the rolls table, in the same log format (faces in one
