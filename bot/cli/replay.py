@@ -1,7 +1,11 @@
 """`referee replay CHANNEL_ID`: print a game's log and check that its events rebuild the stored state.
 
+While the game runs, the log shows only what the table has seen: deck orders, drawn cards and the
+decks as registered are replaced by their counts; a finished game's replay shows everything.
+
 With `--roll-log FILE` it writes the game's fair draws instead, as the JSON Lines log that
-`referee verify --seed HEX --log FILE` reads (the format of bot/dice/verify.py).
+`referee verify --seed HEX --log FILE` reads (the format of bot/dice/verify.py). An existing FILE is
+replaced only with `--force`, and never when it is the database being read.
 """
 
 from __future__ import annotations

@@ -84,3 +84,22 @@ async def test_repeated_actions_and_undos_keep_what_they_rebuilt_and_stay_exact(
         kept = store.checkpoints(out.game_id)
         service.close()
     assert any(v % 4 and v != 1 for v in kept)  # some were kept by undos, not only every 4th version
+
+
+async def test_a_damaged_kept_state_is_passed_over_for_the_log(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
+    with Store.open(db_path) as store:
+        service = TableService(store, catalog)
+        out = await service.start_game(CH, AKI, start())
+        for i in range(10):
+            out = await service.act(CH, AKI, Adjust(player=str(AKI), subject=str(AKI), field="ether", value=i % 6))
+        store.db.conn.execute("UPDATE checkpoints SET state = '{\"players\": [' WHERE game_id = ?", (out.game_id,))
+        store.db.conn.commit()
+        service._cache.clear()
+        for _ in range(3):
+            out = await service.undo(CH, AKI)
+            check = service.check_replay(out.game_id)
+            assert check.matches and out.state.model_dump() == check.rebuilt.model_dump()
+        out = await service.rollback(CH, JUDGE, is_moderator=True, to_version=3)
+        assert service.check_replay(out.game_id).matches
+        service.close()
