@@ -66,3 +66,78 @@ def read_text(path: Path | str, *, limit: int = DEFAULT_LIMIT) -> str:
 
 def _reason(exc: BaseException) -> str:
     return (exc.strerror if isinstance(exc, OSError) else None) or type(exc).__name__
+
+
+# -- writing a file a user named ------------------------------------------------------------------
+
+# SQLite keeps a database's unsaved pages beside it under these suffixes: writing over one of them
+# is as bad as writing over the database itself.
+_SIDECARS = ("", "-wal", "-shm", "-journal")
+
+
+class OutputFileError(RefereeError):
+    """`problem` is a key under common.file (exists, protected, not_regular, unwritable)."""
+
+    key = "common.file.unwritable"
+
+    def __init__(self, path: Path | str, problem: str, **extra: object) -> None:
+        super().__init__(f"common.file.{problem}", path=str(path), **extra)
+
+
+def write_new_text(path: Path | str, text: str, *, force: bool = False, protect: tuple[Path | str, ...] = ()) -> None:
+    """Write `text` as UTF-8 to a file the user named. An existing file is replaced only with `force`
+    (and only when it is a regular file); a path that is, under any name, one of the `protect`ed files
+    (the database the command reads, with its -wal/-shm/-journal) is refused even then."""
+    path = Path(path)
+    for guarded in protect:
+        if any(_same_file(path, Path(f"{guarded}{suffix}")) for suffix in _SIDECARS):
+            raise OutputFileError(path, "protected")
+    data = text.encode("utf-8")
+    try:
+        if not force:
+            # O_EXCL: the check that nothing is there and the creation are one step.
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
+            return
+        try:
+            existing = os.stat(path)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            raise OutputFileError(path, "not_regular")
+        # A whole new file moved into place: a failed write leaves the old one as it was.
+        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+        try:
+            os.replace(temp, path)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+    except FileExistsError:
+        raise OutputFileError(path, "exists") from None
+    except (OSError, ValueError) as exc:
+        raise OutputFileError(path, "unwritable", reason=_reason(exc)) from None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same resolved path, or the same inode (a hard link)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        sa, sb = os.stat(a), os.stat(b)
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)

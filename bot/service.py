@@ -35,6 +35,7 @@ from bot.engine import (
     replay,
     start_action,
 )
+from bot.engine.fold import fold_all
 from bot.errors import RefereeError
 from bot.i18n import normalize_locale, t
 from bot.state_text import state_text
@@ -50,8 +51,19 @@ from bot.store import (
     UnknownGame,
     VersionConflict,
 )
-from bot.store.history import TABLE_TYPES, Batch, TableEnded, TableRollback, TableUndo, in_effect
+from bot.store.history import (
+    TABLE_TYPES,
+    Batch,
+    Effect,
+    TableEnded,
+    TableRollback,
+    TableUndo,
+    Tail,
+    batches,
+    in_effect,
+)
 from bot.store.records import parse_json
+from bot.store.store import CHECKPOINT_EVERY
 from bot.table.builders import ActionBuilder
 from bot.worker import Worker
 
@@ -297,7 +309,7 @@ class TableService:
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
         async with self.lock(channel_id):
-            return await self._run(self._undo_now, channel_id, user_id)
+            return await self._run(self.undo_now, channel_id, user_id)
 
     async def rollback(
         self, channel_id: int, user_id: int, *, is_moderator: bool, to_version: int | None = None
@@ -314,7 +326,7 @@ class TableService:
         if not is_moderator:
             raise NotModerator()
         async with self.lock(channel_id):
-            return await self._run(self._end_now, channel_id, user_id, reason)
+            return await self._run(self.end_now, channel_id, user_id, reason)
 
     # -- reading (no channel lock: a read sees the last committed version) -------------------------
 
@@ -344,11 +356,16 @@ class TableService:
         return _view(game, state)
 
     def game_log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
+        game = self._chosen_game(channel_id, game_id)
+        entries = self.store.events(game.id)
+        return GameLog(_view(game, self._state_of(game)), entries, in_effect(entries))
+
+    def _chosen_game(self, channel_id: int, game_id: int | None) -> GameRecord:
+        """The game `game_id`, else the channel's running or last game; never another channel's."""
         game = self.store.game(game_id) if game_id is not None else self.store.latest(channel_id)
         if game.channel_id != channel_id:  # another channel's game (maybe another server's) stays out of sight
             raise UnknownGame("store.not_in_channel", game=game.id, channel=channel_id)
-        entries = self.store.events(game.id)
-        return GameLog(_view(game, self._state_of(game)), entries, in_effect(entries))
+        return game
 
     def check_replay(self, game_id: int) -> ReplayCheck:
         """Rebuild a game from its events and set it beside the stored state."""
@@ -424,39 +441,125 @@ class TableService:
         self._cache.pop(game.channel_id)
         return False
 
-    def _undo_now(self, channel_id: int, user_id: int) -> Outcome:
+    def undo_now(self, channel_id: int, user_id: int) -> Outcome:
+        """`undo` without the lock or the worker thread: for a tool that owns the store alone (bench)."""
         game, before = self._load(channel_id)
-        stack = in_effect(self.store.events(game.id))
-        if len(stack) <= 1:
+
+        def enough(tail: Tail, kept: int) -> bool:  # the last action found, and a base below it
+            return bool(tail.found) and tail.found[0][0] > kept and tail.intact_up_to(kept)
+
+        tail, base = self._walk_back(game, enough)
+        if base is None and len(tail.found) <= 1:  # only the game's start is in effect
             raise NothingToUndo()
-        last = stack[-1]
-        if last.actor != user_id:
+        version, actor = tail.found[0]
+        if actor != user_id:
             raise NotYourUndo()
-        barrier = next(((e, why) for e in last.events if (why := barrier_reason(e)) is not None), None)
+        last = self.store.events_of(game.id, [version])
+        barrier = next(((e, why) for e in last if (why := barrier_reason(e)) is not None), None)
         if barrier is not None:
             raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
-        state = _rebuild(stack[:-1])
-        return self._commit(game, state, [TableUndo(by=user_id, undone=last.version)], user_id, before=before)
+        state = self._state_from(game, base, [v for v, _ in reversed(tail.found[1:])], enough)
+        undone = [TableUndo(by=user_id, undone=version)]
+        return self._keep_if_far(tail, self._commit(game, state, undone, user_id, before=before))
 
     def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
         # The stored state is not read: a rollback rebuilds from the log, so it also repairs a state
         # row that no longer parses (rolling back to the latest version re-derives it, dropping nothing).
         game = self.store.load(channel_id)
-        stack = in_effect(self.store.events(game.id))
-        versions = [b.version for b in stack]
-        target = to_version if to_version is not None else (versions[-2] if len(versions) > 1 else None)
-        if target is None or target not in versions:
-            raise BadRollback(versions=", ".join(str(v) for v in versions) or "-")
-        state = _rebuild([b for b in stack if b.version <= target])
-        return self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id)
+        try:  # the table the reply names things from; a damaged row has none, and the rollback repairs it
+            before: GameState | None = self._state_of(game)
+        except CorruptRow:
+            before = None
 
-    def _end_now(self, channel_id: int, user_id: int, reason: str) -> Outcome:
+        def enough(tail: Tail, kept: int) -> bool:  # the target read, and a base below it
+            if to_version is None:
+                return len(tail.found) > 1 and kept < tail.found[1][0] and tail.intact_up_to(kept)
+            return kept < to_version and tail.intact_up_to(kept)
+
+        tail, base = self._walk_back(game, enough)
+        versions = [v for v, _ in tail.found]
+        target = to_version if to_version is not None else (versions[1] if len(versions) > 1 else None)
+        if target is None or target not in versions:
+            every = [v for v, _ in reversed(self._walk_back(game, lambda tail, kept: False)[0].found)]
+            raise BadRollback(versions=", ".join(str(v) for v in every) or "-")
+        state = self._state_from(game, base, [v for v in reversed(versions) if v <= target], enough)
+        return self._keep_if_far(tail, self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id, before=before))
+
+    def _keep_if_far(self, tail: Tail, out: Outcome) -> Outcome:
+        """After an undo or rollback that read far back (the kept states before it had been taken back),
+        keep the table it made, so the next one stops here: undos in a row, or action and undo over and
+        over, then never read more than about CHECKPOINT_EVERY commits each."""
+        if tail.read_count > CHECKPOINT_EVERY and not out.finished:
+            self.store.keep_state(out.game_id, out.version, state_text(out.state))
+        return out
+
+    def _walk_back(
+        self, game: GameRecord, enough: Callable[[Tail, int], bool], *, use_kept: bool = True
+    ) -> tuple[Tail, int | None]:
+        """Read the game's log backwards from its end, a few commits at a time, until `enough(tail, v)`
+        accepts the state kept at version v (a checkpoint, met before that commit is read) as the base
+        to fold the actions in effect after it onto: (tail, v). (tail, None) when the whole log was read."""
+        kept = set(self.store.checkpoints(game.id)) if use_kept else set()
+        tail = Tail()
+        before, chunk = game.version + 1, 32
+        while True:
+            rows = self.store.outline(game.id, before=before, limit=chunk)
+            for version, actor, head, data in rows:
+                if version in kept and enough(tail, version):
+                    return tail, version
+                tail.read(version, actor, head, data, where=f"actions (game {game.id}, version {version})")
+            if len(rows) < chunk:
+                return tail, None
+            before, chunk = rows[-1][0], min(chunk * 4, 4096)
+
+    def _state_from(
+        self, game: GameRecord, base: int | None, versions: list[int], enough: Callable[[Tail, int], bool]
+    ) -> GameState:
+        """The table of the actions `versions` (oldest first) folded onto the state kept at `base`, or onto
+        an empty table when there is no base: the same table the whole log folds to
+        (tests/store/test_undo_checkpoints.py)."""
+        if base is None:
+            return replay(self._engine_events(game, versions))
+        try:
+            text = self.store.checkpoint(game.id, base)
+            state = parse_json(text, GameState, what=f"checkpoints (game {game.id}, version {base})")
+        except CorruptRow:  # a damaged kept state: the log alone still has everything
+            tail, _ = self._walk_back(game, enough, use_kept=False)
+            wanted = set(versions)
+            return replay(self._engine_events(game, [v for v, _ in reversed(tail.found) if v in wanted or v <= base]))
+        self._put_cards(game, state)
+        return fold_all(state, self._engine_events(game, versions))
+
+    def _engine_events(self, game: GameRecord, versions: Sequence[int]) -> list[Any]:
+        return [
+            parse_json(r.data, _EVENTS, what=f"events.data (game {r.game_id}, seq {r.seq})")
+            for r in self.store.events_of(game.id, versions)
+            if r.type not in TABLE_TYPES
+        ]
+
+    def end_now(self, channel_id: int, user_id: int, reason: str = "") -> Outcome:
+        """`end` without the lock or the worker thread, for a tool that owns the store alone and has
+        already decided the caller is a moderator (`referee game end`, run by whoever holds the file)."""
         try:
             game, state = self._load(channel_id)
-        except CorruptRow:  # a moderator can always end a game: its final state comes from the log
-            game = self.store.load(channel_id)
-            state = _rebuild(in_effect(self.store.events(game.id)))
+        except CorruptRow:
+            return self._end_damaged(channel_id, user_id, reason)
         return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True, before=state)
+
+    def _end_damaged(self, channel_id: int, user_id: int, reason: str) -> Outcome:
+        """A moderator can always end a game, even one whose state row no longer parses: the row is kept
+        exactly as it was (for a human to inspect), the end is logged and the channel freed. The table
+        shown is rebuilt from the log when the log still reads, else an empty one."""
+        game = self.store.load(channel_id)
+        try:
+            state = _rebuild(in_effect(self.store.events(game.id)))
+        except RefereeError:
+            state = GameState()
+        ended = TableEnded(by=user_id, reason=reason)
+        stored = self.store.archive_as_is(game, [ended], actor=user_id, result={"winner": None, "reason": None})
+        self._cache.pop(channel_id)
+        seed = stored.seed.hex() if stored.seed is not None else None
+        return Outcome(channel_id, game.id, stored.version, state, [ended], True, stored.commitment, seed)
 
     def _legal_now(self, channel_id: int, user_id: int) -> list[Action]:
         _, state = self._load(channel_id)
@@ -483,6 +586,11 @@ class TableService:
     def _state_of(self, game: GameRecord) -> GameState:
         """The stored state, with the card definitions put back from the game's GameStarted event."""
         state: GameState = game.state_as(GameState)
+        self._put_cards(game, state)
+        return state
+
+    def _put_cards(self, game: GameRecord, state: GameState) -> None:
+        """Put the card definitions (left out of a stored state) back from the game's GameStarted event."""
         if not state.cards and game.last_seq:
             cards = self._cards.get(game.id)
             if cards is None:
@@ -493,7 +601,6 @@ class TableService:
                 cards = self._shared_cards(started.cards)
                 self._cards.put(game.id, cards)
             state.cards = cards
-        return state
 
     def _shared_cards(self, cards: dict[str, Any]) -> dict[str, Any]:
         """A game's card definitions, each replaced by the catalog's own when it is the same card: a
@@ -581,30 +688,39 @@ class TableService:
         hidden information, so its shuffles are left out (and the view carries no seed)."""
         from bot.engine.context import _rebuild_pool  # the engine's own rule for a rebuilt deck's cards
         from bot.engine.events import DeckRebuilt, DeckShuffled, DiceRolled
-        from bot.engine.fold import fold
 
-        log = self.game_log(channel_id, game_id=game_id)
-        table_id = log.game.table_id or ""
+        game = self._chosen_game(channel_id, game_id)
+        view = _view(game, self._state_of(game))
+        table_id = game.table_id or ""
         draws: list[dict[str, Any]] = []
-        state = GameState()
-        for index, record in enumerate(log.entries):
-            if record.type in TABLE_TYPES:  # an undo or rollback: go on from the table as it now stands
-                state = _rebuild(in_effect(log.entries[: index + 1]))
+        # One pass over the log. Only numbered events are parsed on the way; the table is folded only
+        # when a finished game's shuffle needs it (the cards it started from), and then only from where
+        # it was last folded, unless an undo or rollback since took back what had been folded.
+        effect: Effect[Batch] = Effect()
+        table = _Folding(self)
+        for batch in batches(self.store.events(game.id)):
+            head = batch.events[0]
+            effect.read(batch.version, head.type, head.data, batch, where=_where(head))
+            if head.type in TABLE_TYPES:
+                table.keep(len(effect.stack))
                 continue
-            event = parse_json(record.data, _EVENTS, what=f"events.data (game {record.game_id}, seq {record.seq})")
-            number = getattr(event, "number", None)
-            head = {"table_id": table_id, "number": number, "seq": record.seq}
-            if number is not None and isinstance(event, DiceRolled):
-                rolled = {"expression": event.expression, "faces": list(event.faces), "total": event.total}
-                draws.append(head | rolled | {"purpose": event.purpose})
-            elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not log.game.active:
-                player = state.players[event.seat]
-                items = list(player.deck)
-                if isinstance(event, DeckRebuilt):
-                    items = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
-                draws.append(head | {"shuffle": items, "order": list(event.order), "seat": event.seat})
-            fold(state, event)
-        return log.game, draws
+            for index, record in enumerate(batch.events):
+                if record.type not in _NUMBERED and '"number"' not in record.data:
+                    continue
+                event = table.event(batch, index)
+                number = getattr(event, "number", None)
+                head_entry = {"table_id": table_id, "number": number, "seq": record.seq}
+                if number is not None and isinstance(event, DiceRolled):
+                    rolled = {"expression": event.expression, "faces": list(event.faces), "total": event.total}
+                    draws.append(head_entry | rolled | {"purpose": event.purpose})
+                elif number is not None and isinstance(event, DeckShuffled | DeckRebuilt) and not game.active:
+                    state = table.before(effect.items(), index)
+                    player = state.players[event.seat]
+                    items = list(player.deck)
+                    if isinstance(event, DeckRebuilt):
+                        items = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
+                    draws.append(head_entry | {"shuffle": items, "order": list(event.order), "seat": event.seat})
+        return view, draws
 
     def filed_rolls(self, game_id: int) -> list[dict[str, Any]]:
         """The game's numbered rolls as filed in the rolls table, in the same log format (faces in one
@@ -623,6 +739,55 @@ class TableService:
             for row in self.store.rolls.of_game(game_id)
             if row.number is not None
         ]
+
+
+# The events that can carry a draw number (others are checked for a "number" key before being parsed).
+_NUMBERED = frozenset({"dice_rolled", "deck_shuffled", "deck_rebuilt"})
+
+
+def _where(record: EventRecord) -> str:
+    return f"events.data (game {record.game_id}, seq {record.seq})"
+
+
+class _Folding:
+    """The table folded lazily along a log read in one pass (for fair_draws): events are parsed once,
+    and the table is folded forward only when asked for, from where it was last folded."""
+
+    def __init__(self, service: TableService) -> None:
+        self._service = service
+        self._parsed: dict[int, list[Any]] = {}  # version -> its events, parsed
+        self._state = GameState()
+        self._done = 0  # actions in effect folded into the state, oldest first
+        self._partial = 0  # events of the next action folded too
+
+    def event(self, batch: Batch, index: int) -> Any:
+        return self._events(batch)[index]
+
+    def keep(self, depth: int) -> None:
+        """An undo or rollback left `depth` actions in effect: start again if it took back folded ones."""
+        if depth < self._done + (1 if self._partial else 0):
+            self._state, self._done, self._partial = GameState(), 0, 0
+
+    def before(self, stack: list[Batch], index: int) -> GameState:
+        """The table just before event `index` of the newest action in effect (`stack[-1]`)."""
+        target = len(stack) - 1
+        while self._done < target:
+            events = self._events(stack[self._done])
+            self._state = fold_all(self._state, events[self._partial :])
+            self._done, self._partial = self._done + 1, 0
+        if index > self._partial:
+            self._state = fold_all(self._state, self._events(stack[target])[self._partial : index])
+            self._partial = index
+        return self._state
+
+    def _events(self, batch: Batch) -> list[Any]:
+        found = self._parsed.get(batch.version)
+        if found is None:
+            found = [
+                parse_json(r.data, _EVENTS, what=_where(r)) if r.type not in TABLE_TYPES else None for r in batch.events
+            ]
+            self._parsed[batch.version] = found
+        return found
 
 
 def _maybe_stale(exc: RefereeError) -> bool:

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from dotenv import dotenv_values
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.errors import RefereeError
+from bot.files import read_text
+
+ENV_FILE = ".env"
+# A .env is a handful of lines; anything near this size is not one.
+ENV_FILE_LIMIT = 1024 * 1024
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def _default_data_dir() -> Path:
@@ -24,9 +33,12 @@ def _default_cache_dir() -> Path:
 
 
 class Settings(BaseSettings):
-    """Read from the environment and from `.env`; every field is explained in `.env.example`."""
+    """Read from the environment and from `.env`; every field is explained in `.env.example`.
+    A variable set to nothing (or only spaces) counts as not set: `REFEREE_DATABASE=` means the default."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=ENV_FILE, env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     data_dir: Path = Field(default_factory=_default_data_dir, validation_alias="REFEREE_DATA_DIR")
@@ -37,10 +49,17 @@ class Settings(BaseSettings):
     rules_dir: Path | None = Field(default=None, validation_alias="REFEREE_RULES_DIR")
     # Files rebuilt from other files (the rulings index): safe to delete at any time.
     cache_dir: Path = Field(default_factory=_default_cache_dir, validation_alias="REFEREE_CACHE_DIR")
-    log_level: str = Field(default="INFO", validation_alias="REFEREE_LOG_LEVEL")
+    log_level: LogLevel = Field(default="INFO", validation_alias="REFEREE_LOG_LEVEL")
     # full: every action is on the disk before anyone is told it happened (a power cut loses nothing);
     # normal: skips that fsync, still safe when the bot is killed, but a power cut can lose the last seconds.
     db_sync: Literal["full", "normal"] = Field(default="full", validation_alias="REFEREE_DB_SYNC")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_in_any_case(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.strip().upper() in LOG_LEVELS:
+            return value.strip().upper()
+        return value  # refused as it was given, so the message quotes what the admin wrote
 
     @property
     def database_file(self) -> Path:
@@ -64,11 +83,58 @@ class BadSetting(RefereeError):
 
 
 def load_settings() -> Settings:
-    """Settings from the environment and `.env`; a bad value names its variable (never a token's value)."""
+    """Settings from the environment and `.env`; a bad value names its variable (never a token's value).
+    The .env is read like any file a user names (a regular UTF-8 file of sane size), so a FIFO, a
+    huge file or stray bytes give a message instead of a hang or a traceback."""
+    env_file = Path(ENV_FILE)
+    text = read_text(env_file, limit=ENV_FILE_LIMIT) if _present(env_file) else None
     try:
-        return Settings()
+        return _build(text)
     except ValidationError as exc:
         error = exc.errors()[0]
         name = str(error["loc"][0]) if error["loc"] else "?"
-        value = "***" if name == "DISCORD_TOKEN" else str(error.get("input", ""))
+        value = "***" if name == "DISCORD_TOKEN" else _shown(error.get("input", ""))
         raise BadSetting(name=name, value=value, problem=error["msg"]) from None
+
+
+class _Given(Settings):
+    """Settings from exactly the values `_build` gathered: no second look at the environment or .env."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
+
+
+def _build(env_text: str | None) -> Settings:
+    """Settings from the environment and the .env text already read (never read a second time)."""
+    values = dotenv_values(stream=io.StringIO(env_text)) if env_text is not None else {}
+    names = {str(f.validation_alias) for f in Settings.model_fields.values()}
+    merged: dict[str, Any] = {}
+    for name in names:
+        # The environment wins over .env, as pydantic-settings does; blank means not set.
+        value = os.environ.get(name)
+        if value is None or not value.strip():
+            value = values.get(name)
+        if value is not None and value.strip():
+            merged[name] = value
+    return _Given(**merged)
+
+
+def _present(path: Path) -> bool:
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:
+        return True  # let the reader name the problem
+
+
+def _shown(value: Any) -> str:
+    """A bad value as quoted in the message: short, one line."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,7 +1,11 @@
 """`referee replay CHANNEL_ID`: print a game's log and check that its events rebuild the stored state.
 
+While the game runs, the log shows only what the table has seen: deck orders, drawn cards and the
+decks as registered are replaced by their counts; a finished game's replay shows everything.
+
 With `--roll-log FILE` it writes the game's fair draws instead, as the JSON Lines log that
-`referee verify --seed HEX --log FILE` reads (the format of bot/dice/verify.py).
+`referee verify --seed HEX --log FILE` reads (the format of bot/dice/verify.py). An existing FILE is
+replaced only with `--force`, and never when it is the database being read.
 """
 
 from __future__ import annotations
@@ -15,17 +19,14 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from bot.engine import Event
-from bot.errors import RefereeError
+from bot.files import write_new_text
 from bot.i18n import t
 from bot.render import render_log, to_text
 from bot.service import GameLog, TableService
 from bot.settings import Settings
-from bot.store import NoGame, Store
+from bot.store import EventRecord, NoGame, Store
+from bot.store.connection import database_exists
 from bot.store.history import TABLE_TYPES
-
-
-class ExportFailed(RefereeError):
-    key = "store.replay.export_failed"
 
 
 def register(sub: Any) -> None:
@@ -54,7 +55,46 @@ def register(sub: Any) -> None:
         help="ダイスとシャッフルの記録を JSON Lines で書き出す（referee verify --log 用）/ write the game's rolls "
         "and shuffles as the JSON Lines log that referee verify --log reads",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="--roll-log のファイルがあれば置き換える（読んでいるデータベースは決して上書きしない）/ replace the "
+        "--roll-log file if it exists (the database being read is never overwritten)",
+    )
     parser.set_defaults(func=run)
+
+
+def public_data(entry: EventRecord, locale: str) -> str:
+    """An entry of a running game as the table has seen it: a deck's order (shuffled, rebuilt, or put back
+    on top), the cards a player drew and the decks as registered are hidden, each shown as its count.
+    Only a finished game's replay shows them (its seed is revealed then too)."""
+    if entry.type not in _SECRET_LISTS:
+        return entry.data
+    data = entry.data_dict()
+
+    def hidden(items: list[Any]) -> str:
+        return t("store.replay.hidden", locale, count=len(items))
+
+    if entry.type == "game_started":
+        data["players"] = [
+            {**seat, "deck": hidden(seat.get("deck") or [])} if isinstance(seat, dict) else seat
+            for seat in data.get("players") or []
+        ]
+    elif entry.type != "adjusted" or data.get("field") == "deck_top":  # a discard shows its cards to all
+        name = _SECRET_LISTS[entry.type]
+        if isinstance(data.get(name), list):
+            data[name] = hidden(data[name])
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+# The event types that hold a list only one player (or nobody) has seen, and the field holding it.
+_SECRET_LISTS = {
+    "deck_shuffled": "order",
+    "deck_rebuilt": "order",
+    "cards_drawn": "cards",
+    "adjusted": "cards",
+    "game_started": "players",
+}
 
 
 def _engine_events(log: GameLog) -> list[Any]:
@@ -65,11 +105,11 @@ def _engine_events(log: GameLog) -> list[Any]:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     path: Path = args.db or settings.database_file
-    if not path.exists():  # reading must not create an empty database
+    if not database_exists(path):  # reading must not create an empty database
         raise NoGame("store.no_games", channel=args.channel_id)
     locale = args.locale or settings.default_locale
     if args.roll_log is not None:
-        return _export(path, args.channel_id, args.game, args.roll_log, locale)
+        return _export(path, args.channel_id, args.game, args.roll_log, locale, force=args.force)
     with Store.open(path) as store:
         service = TableService(store)
         log = service.game_log(args.channel_id, game_id=args.game)
@@ -97,7 +137,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             for entry in log.entries:
                 mark = " " if (entry.game_id, entry.seq) in kept or entry.type.startswith("table_") else "x"
                 actor = entry.actor if entry.actor is not None else "-"
-                print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {entry.data}")
+                data = entry.data if not game.active else public_data(entry, locale)
+                print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {data}")
         check = service.check_replay(game.game_id)
     if check.matches:
         print(t("store.replay.ok", locale, events=check.events))
@@ -106,7 +147,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 1
 
 
-def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str) -> int:
+def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str, *, force: bool) -> int:
     """Write the game's draws for `referee verify`. A running game's shuffles (its hidden deck orders)
     and its seed stay out; the commitment is printed either way, the seed only once the game is over."""
     with Store.open(path) as store:
@@ -116,10 +157,8 @@ def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale:
         finally:
             service.close()
     text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in draws)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ExportFailed(path=str(out), reason=exc.strerror or type(exc).__name__) from None
+    # Never over an existing file unless --force, and never over the database itself.
+    write_new_text(out, text, force=force, protect=(path,))
     shuffles = sum(1 for d in draws if "shuffle" in d)
     print(
         t(

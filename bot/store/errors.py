@@ -57,6 +57,12 @@ class DatabaseUnusable(StoreError):
     key = "store.unusable"
 
 
+class ForeignDatabase(DatabaseUnusable):
+    """The file is an SQLite database of another application: it is left exactly as it was."""
+
+    key = "store.foreign"
+
+
 class DatabaseBusy(StoreError):
     """Another process held the database longer than the busy timeout."""
 

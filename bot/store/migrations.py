@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,21 @@ from bot.store.errors import SchemaTooNew
 
 MIGRATIONS = Migrations("horizonnotes-referee")
 KNOWN: list[str] = []
+# Every table and view any version of the schema has had: a file holding anything else is not ours.
+OUR_TABLES = frozenset(
+    {
+        MIGRATIONS.migrations_table,
+        "games",
+        "events",
+        "events_new",
+        "actions",
+        "rolls",
+        "decks",
+        "guild_settings",
+        "channel_settings",
+        "checkpoints",
+    }
+)
 
 
 def _migration(fn: Callable[[Database], None]) -> Callable[[Database], None]:
@@ -212,6 +228,23 @@ def m004_actions(db: Database) -> None:
     _append_only(db, "events", when="INSTEAD OF")  # the view: a clear refusal, not "cannot modify a view"
 
 
+@_migration
+def m005_checkpoints(db: Database) -> None:
+    # The state of a running game as committed at some versions (its start, then every 64th): undo and
+    # rollback fold the few actions after one onto it instead of the whole log (bench/undo.py). Kept
+    # beside the log, never instead of it: the log alone still rebuilds every state.
+    db.execute(
+        """
+        CREATE TABLE checkpoints (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            version INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            PRIMARY KEY (game_id, version)
+        )
+        """
+    )
+
+
 def _copy_action(db: Database, rows: list[tuple[Any, ...]]) -> None:
     """File the events of one action (rows of the old events table, in order) as one actions row."""
     game_id, version, first_seq, actor, _, _, created_at = rows[0]
@@ -237,15 +270,26 @@ def migrate(db: Database, *, stop_before: str | None = None) -> None:
     """Bring `db` up to this code's schema (or to just before `stop_before`, for upgrade tests),
     refusing a database from a newer one."""
     wanted = KNOWN[: KNOWN.index(stop_before)] if stop_before else KNOWN
-    if _applied_count(db) >= len(wanted):
-        return
-    try:
-        MIGRATIONS.apply(db, stop_before=stop_before)
-    except sqlite3.DatabaseError:
-        # Two processes opening a fresh file at once: the loser's migration fails on the tables the
-        # winner just made. That is fine as long as the schema is now complete.
-        if _applied_count(db) < len(wanted):
-            raise
+    deadline = time.monotonic() + 10
+    while _applied_count(db) < len(wanted):
+        try:
+            MIGRATIONS.apply(db, stop_before=stop_before)
+        except sqlite3.DatabaseError as exc:
+            # Two processes opening a fresh file at once: the loser's migration fails on the tables the
+            # winner is making, one migration after another. Wait for the winner to finish them.
+            if db.conn.in_transaction:
+                db.conn.rollback()
+            if _applied_count(db) >= len(wanted):
+                return
+            if not _lost_race(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def _lost_race(exc: sqlite3.DatabaseError) -> bool:
+    """Whether a migration failed because another process applied it (or is applying it) first."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.IntegrityError) or "already exists" in text or "duplicate column" in text
 
 
 def _applied_count(db: Database) -> int:

@@ -64,7 +64,7 @@ def parse_json(text: str, model: Any, *, what: str) -> Any:
         adapter = model if isinstance(model, TypeAdapter) else _adapter(model)
         return adapter.validate_json(text)
     except (ValidationError, ValueError, TypeError) as exc:
-        raise CorruptRow(what=what, reason=_first_line(exc)) from exc
+        raise CorruptRow(what=what, reason=safe_reason(exc)) from exc
 
 
 @cache
@@ -73,9 +73,19 @@ def _adapter(model: Any) -> TypeAdapter[Any]:
     return TypeAdapter(model)
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return " ".join(text[:3])[:300] if text else type(exc).__name__
+def safe_reason(exc: BaseException) -> str:
+    """Why a stored row does not parse, without quoting the row: a game's state holds its deck orders
+    and hands, so a message says where and what kind of error, never the input itself."""
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False, include_input=False, include_context=False)
+        if errors:
+            first = errors[0]
+            where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+            more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+            return f"{where}: {first['msg']}{more}"[:300]
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON at line {exc.lineno} column {exc.colno}"
+    return type(exc).__name__
 
 
 class _Row(BaseModel):

@@ -26,7 +26,7 @@ from bot.store.decks import Decks
 from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
 from bot.store.rolls import Rolls, insert_rolls
-from bot.store.rows import as_records
+from bot.store.rows import as_events, as_records
 from bot.store.settings import SettingsTables
 
 _GAME_COLUMNS = (
@@ -52,6 +52,29 @@ _SELECT_EVENTS = (
     "json_extract(a.types, '$[' || e.key || ']') AS type, e.value AS data, a.created_at "
     "FROM (SELECT * FROM actions WHERE game_id = ?1 AND last_seq > ?2 ORDER BY version LIMIT ?3) AS a "
     "JOIN json_each(a.events) AS e WHERE a.first_seq + e.key > ?2 ORDER BY seq LIMIT ?3"
+)
+
+
+# Every this many versions (and at the start) the state as committed is kept beside the log, so an undo or
+# rollback folds at most about this many actions onto a kept state instead of the whole log.
+CHECKPOINT_EVERY = 64
+_INSERT_CHECKPOINT = "INSERT OR REPLACE INTO checkpoints (game_id, version, state) VALUES (?, ?, ?)"
+# The log's outline: one row per commit with the first event's type, and that event's JSON only for the
+# table's own entries (undo, rollback, end): enough to know which actions are in effect, at a fraction
+# of the cost of reading the events.
+_OUTLINE = (
+    "SELECT version, actor, json_extract(types, '$[0]') AS head, "
+    "CASE WHEN json_extract(types, '$[0]') LIKE 'table\\_%' ESCAPE '\\' THEN json_extract(events, '$[0]') END "
+    "FROM actions WHERE game_id = ? ORDER BY version"
+)
+_OUTLINE_BACK = _OUTLINE.replace("game_id = ?", "game_id = ? AND version < ?").replace(
+    "ORDER BY version", "ORDER BY version DESC LIMIT ?"
+)
+_SELECT_VERSIONS = (
+    "SELECT a.game_id, a.first_seq + e.key AS seq, a.version, a.actor, "
+    "json_extract(a.types, '$[' || e.key || ']') AS type, e.value AS data, a.created_at "
+    "FROM (SELECT * FROM actions WHERE game_id = ?1 AND version IN (SELECT value FROM json_each(?2))) AS a "
+    "JOIN json_each(a.events) AS e ORDER BY seq"
 )
 
 
@@ -144,11 +167,69 @@ class Store:
         with translated(self.path):
             try:
                 cur = self.db.execute(_SELECT_EVENTS, (game_id, after_seq, limit))
-                return as_records(cur, EventRecord, what="events row")
+                return as_events(cur)
             except sqlite3.OperationalError as exc:
                 if "json" not in str(exc).lower():
                     raise
                 self._refuse_log(game_id, exc)
+
+    def outline(
+        self, game_id: int, *, before: int | None = None, limit: int = -1
+    ) -> list[tuple[int, int | None, str, str | None]]:
+        """Each commit of the game's log, in order: (version, actor, type of its first event, that event's
+        JSON when it is one of the table's own entries). Reads no other event: for undo and rollback.
+        With `before` a version: the `limit` commits before it, newest first (to read the log backwards)."""
+        sql, params = (_OUTLINE, (game_id,)) if before is None else (_OUTLINE_BACK, (game_id, before, limit))
+        with translated(self.path):
+            try:
+                rows = self.db.conn.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "json" not in str(exc).lower():
+                    raise
+                self._refuse_log(game_id, exc)
+        for version, actor, head, data in rows:
+            if not (type(version) is int and (actor is None or type(actor) is int) and type(head) is str):
+                raise CorruptRow(what=f"actions (game {game_id}, version {version!r})", reason="outline")
+            if data is not None and type(data) is not str:
+                raise CorruptRow(what=f"actions (game {game_id}, version {version})", reason="table entry")
+        return rows
+
+    def events_of(self, game_id: int, versions: Sequence[int]) -> list[EventRecord]:
+        """The events of these commits only, in log order."""
+        if not versions:
+            return []
+        with translated(self.path):
+            try:
+                cur = self.db.execute(_SELECT_VERSIONS, (game_id, json.dumps(list(versions))))
+                return as_events(cur)
+            except sqlite3.OperationalError as exc:
+                if "json" not in str(exc).lower():
+                    raise
+                self._refuse_log(game_id, exc)
+
+    def checkpoints(self, game_id: int) -> list[int]:
+        """The versions at which the game's state was kept beside its log, oldest first."""
+        with translated(self.path):
+            rows = self.db.conn.execute(
+                "SELECT version FROM checkpoints WHERE game_id = ? ORDER BY version", (game_id,)
+            ).fetchall()
+        return [row[0] for row in rows if type(row[0]) is int]
+
+    def keep_state(self, game_id: int, version: int, state: JsonLike) -> None:
+        """Keep `state` as the game's state committed at `version` (a checkpoint), after the fact: an undo
+        or rollback that had to read far back keeps what it rebuilt, so the next one need not."""
+        with translated(self.path), self.db.atomic():
+            self.db.conn.execute(_INSERT_CHECKPOINT, (game_id, version, to_json(state)))
+
+    def checkpoint(self, game_id: int, version: int) -> str:
+        """The state as committed at `version` (one of `checkpoints`)."""
+        with translated(self.path):
+            row = self.db.conn.execute(
+                "SELECT state FROM checkpoints WHERE game_id = ? AND version = ?", (game_id, version)
+            ).fetchone()
+        if row is None or type(row[0]) is not str:
+            raise CorruptRow(what=f"checkpoints (game {game_id}, version {version})", reason="missing")
+        return row[0]
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -197,6 +278,8 @@ class Store:
                 raise GameAlreadyRunning(channel=channel_id) from exc
             game = as_records(cur, GameRecord, what="games row")[0]
             self._append(game.id, 1, 1, _filed(events), actor, now)
+            if result is None:
+                self.db.conn.execute(_INSERT_CHECKPOINT, (game.id, 1, game.state))
             insert_rolls(self.db, channel_id, game.id, rolls, now)
         return game
 
@@ -243,6 +326,26 @@ class Store:
         return self._write(
             channel_id, final_state, events, expected_version, game_id, actor, next_roll, rolls, result or {}, loaded
         )
+
+    def archive_as_is(
+        self, game: GameRecord, events: Sequence[JsonLike], *, actor: int | None = None, result: JsonLike | None = None
+    ) -> GameRecord:
+        """Finish a running game without writing its state: for a game whose state row no longer parses,
+        which is then kept exactly as it was for a human to inspect. The entries (the end) are logged and
+        the channel is free; VersionConflict or NoGame, writing nothing, if the game moved on meanwhile."""
+        now = now_text()
+        filed = _filed(events)
+        with translated(self.path), self.db.atomic():
+            cursor = self.db.conn.execute(
+                "UPDATE games SET version = version + 1, last_seq = last_seq + ?, updated_at = ?, "
+                "status = 'finished', finished_at = ?, result = ? "
+                "WHERE id = ? AND status = 'active' AND version = ?",
+                (len(events), now, now, to_json(result or {}), game.id, game.version),
+            )
+            if cursor.rowcount != 1:
+                self._refuse(game.channel_id, game.version, game.id)
+            self._append(game.id, game.last_seq + 1, game.version + 1, filed, actor, now)
+            return self.game(game.id)
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -291,6 +394,8 @@ class Store:
             written_id, last_seq = found
             first_seq = last_seq - len(events) + 1
             self._append(written_id, first_seq, expected_version + 1, filed, actor, now)
+            if finish is None and (expected_version + 1) % CHECKPOINT_EVERY == 0:
+                self.db.conn.execute(_INSERT_CHECKPOINT, (written_id, expected_version + 1, state_text))
             insert_rolls(self.db, channel_id, written_id, rolls, now)
             if loaded is None:  # a caller without the record it started from: read it, in this transaction
                 return self.game(written_id)
