@@ -483,7 +483,8 @@ class TableService:
             every = [v for v, _ in reversed(self._walk_back(game, lambda tail, kept: False)[0].found)]
             raise BadRollback(versions=", ".join(str(v) for v in every) or "-")
         state = self._state_from(game, base, [v for v in reversed(versions) if v <= target], enough)
-        return self._keep_if_far(tail, self._commit(game, state, [TableRollback(by=user_id, to=target)], user_id, before=before))
+        rolled = [TableRollback(by=user_id, to=target)]
+        return self._keep_if_far(tail, self._commit(game, state, rolled, user_id, before=before))
 
     def _keep_if_far(self, tail: Tail, out: Outcome) -> Outcome:
         """After an undo or rollback that read far back (the kept states before it had been taken back),
