@@ -7,7 +7,7 @@ state (bot/engine/fold.py) rebuilds the table exactly, without any randomness. S
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -415,3 +415,35 @@ Event = Annotated[
     | GameEnded,
     Field(discriminator="type"),
 ]
+
+
+# -- which events an undo cannot take back ------------------------------------------------------------
+# After these, an action can no longer be taken back: they drew on the table's randomness or showed
+# someone information that was hidden. The reason is a key of store.service.barrier.
+_BARRIER_REASONS: dict[str, str] = {
+    "cards_drawn": "draw",
+    "deck_shuffled": "shuffle",
+    "deck_rebuilt": "shuffle",
+    "dice_rolled": "dice",
+    "first_player_chosen": "dice",
+    "sephirot_checked": "dice",
+    "game_started": "revealed",
+    "game_ended": "revealed",
+    "conceded": "revealed",
+    "deck_looked": "revealed",  # a player saw cards of their deck: taking the look back would not unsee them
+}
+# Manual adjustments that move hidden cards: a discard shows a card from hand to everyone, and a
+# reorder of the deck's top follows a look at cards nobody else has seen.
+_BARRIER_ADJUSTMENTS = frozenset({"discard", "deck_top"})
+
+
+def undo_barrier(event_type: str, data: dict[str, Any]) -> str | None:
+    """Why an event of this type and data stops an undo (a key of store.service.barrier), else None:
+    any event that used a numbered random draw is one, whatever its type."""
+    if event_type == "adjusted":
+        field_name = data.get("field")
+        return field_name if field_name in _BARRIER_ADJUSTMENTS else None
+    reason = _BARRIER_REASONS.get(event_type)
+    if reason is None and data.get("number") is not None:
+        return "dice"
+    return reason

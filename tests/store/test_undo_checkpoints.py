@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import service as service_module
+import bot.service.undo as service_module
 from bot.engine import Adjust
 from bot.errors import RefereeError
 from bot.service import TableService

@@ -1,0 +1,149 @@
+"""TableService: the async API every front end calls, one call per command.
+
+    lock(channel) → on the worker thread: load (the game held in memory, else the file)
+                  → build the action (a front end's builder, on that very state) → engine.apply
+                  → store.commit → unlock; the Outcome carries the state before and after, the
+                    typed events and the version, for the reply
+
+One asyncio lock per channel (weak-valued, so idle channels cost nothing) serves the requests of one
+channel one after the other while other channels go on; the store's version check stops a second
+process from overwriting a table silently (and sends this one back to the stored game). Database calls
+run on one worker thread (bot/worker.py); those waiting together share one commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from bot.engine import Action, GameOptions, StartGame, start_action
+from bot.service.errors import NotModerator, NotSeated
+from bot.service.fair import FairDraws
+from bot.service.results import GameLog, Outcome, TableView
+from bot.service.undo import UndoRules
+from bot.store import NewRoll
+from bot.table.builders import ActionBuilder
+from bot.worker import Worker
+
+T = TypeVar("T")
+
+
+@dataclass
+class TableService(UndoRules, FairDraws):
+    """Start, play, undo, roll back and end the game of each channel; read its status and log.
+
+    `catalog_or_factory` is the card catalog or a function that loads it (called once, when first
+    needed): front ends use `service.catalog` to build the StartGame action from decks.
+
+    Every database call runs on one worker thread of the service, so a slow disk or a file held by
+    another process never stalls the event loop (and a Discord heartbeat with it); the per-channel
+    lock is held across that await, which is what keeps two requests of one channel apart.
+    """
+
+    _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+    _worker: Worker = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Calls waiting together share one transaction (group commit); should its commit fail, no game
+        # held in memory can be trusted to be the stored one.
+        self._worker = Worker("referee-store", group=self.store.group, on_group_failure=self._forget_all)
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    def close(self) -> None:
+        """Stop the worker thread (the store is closed by whoever opened it)."""
+        self._worker.close()
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self._worker.run(fn, *args)
+
+    async def start_game(
+        self,
+        channel_id: int,
+        user_id: int,
+        start: StartGame,
+        *,
+        guild_id: int | None = None,
+        is_moderator: bool = False,
+    ) -> Outcome:
+        """Open a game: only someone who takes a seat (or a moderator) may start it."""
+        if str(user_id) not in {seat.id for seat in start.players} and not is_moderator:
+            raise NotSeated()
+        async with self.lock(channel_id):
+            return await self._run(self._start_now, channel_id, user_id, start, guild_id)
+
+    async def start_from_decks(
+        self,
+        channel_id: int,
+        user_id: int,
+        seats: list[tuple[int, str, str]],
+        options: GameOptions | None = None,
+        *,
+        guild_id: int | None = None,
+        is_moderator: bool = False,
+    ) -> Outcome:
+        """Start from two (user id, display name, deck id) seats, with the cards of `catalog`."""
+        start = start_action(self.catalog, [(str(uid), name, deck) for uid, name, deck in seats], options)
+        return await self.start_game(channel_id, user_id, start, guild_id=guild_id, is_moderator=is_moderator)
+
+    async def act(
+        self, channel_id: int, user_id: int, action: Action | ActionBuilder, *, is_moderator: bool = False
+    ) -> Outcome:
+        """Apply one player's action. Only a seated player, and only for their own seat; a
+        `ModeratorAdjust` only for a moderator (`is_moderator`, as the front end's permissions say).
+
+        `action` may be a builder (bot/table): it is called under the table's lock on the state the
+        action is applied to, so names are resolved on the table as it is, never as it was. The
+        Outcome carries that state as `before`, for the reply."""
+        async with self.lock(channel_id):
+            return await self._run(self.act_now, channel_id, user_id, action, is_moderator)
+
+    async def undo(self, channel_id: int, user_id: int) -> Outcome:
+        """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
+        async with self.lock(channel_id):
+            return await self._run(self.undo_now, channel_id, user_id)
+
+    async def rollback(
+        self, channel_id: int, user_id: int, *, is_moderator: bool, to_version: int | None = None
+    ) -> Outcome:
+        """A moderator sets the table back to an earlier version (default: before the last action).
+        Dice numbers are never reused: the table's draw counter does not go back."""
+        if not is_moderator:
+            raise NotModerator()
+        async with self.lock(channel_id):
+            return await self._run(self._rollback_now, channel_id, user_id, to_version)
+
+    async def end(self, channel_id: int, user_id: int, *, is_moderator: bool, reason: str = "") -> Outcome:
+        """A moderator ends the game without a winner; it is archived and its seed revealed."""
+        if not is_moderator:
+            raise NotModerator()
+        async with self.lock(channel_id):
+            return await self._run(self.end_now, channel_id, user_id, reason)
+
+    async def status(self, channel_id: int) -> TableView:
+        """The running game of the channel (anyone may read it)."""
+        return await self._run(self.status_now, channel_id)
+
+    async def legal(self, channel_id: int, user_id: int) -> list[Action]:
+        """What this user may do now (nothing when not seated)."""
+        return await self._run(self._legal_now, channel_id, user_id)
+
+    async def log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
+        """The log of the channel's running game, else its last finished one (or of `game_id`)."""
+        return await self._run(functools.partial(self.game_log, channel_id, game_id=game_id))
+
+    async def record_roll(
+        self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int
+    ) -> None:
+        """File a roll made outside a game (OS randomness, no number to verify)."""
+        roll = NewRoll(expression=expression, faces=list(faces), total=total, user_id=user_id)
+        await self._run(self.store.rolls.record, channel_id, roll)
