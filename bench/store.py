@@ -49,7 +49,7 @@ from bot.catalog import load_catalog
 from bot.dice import FairRandomness
 from bot.engine import Action, GameState, StartGame, apply, legal_actions, start_action
 from bot.service import TableService
-from bot.state_text import state_text
+from bot.service.state_text import state_text
 from bot.store import Store
 from bot.store.records import now_text
 

@@ -127,42 +127,36 @@ async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: 
     from bot.console.session import ConsoleSession
     from bot.console.transcript import final_json, format_reply, play_lines, write_json
     from bot.dice import FairRandomness, Randomness
-    from bot.service import TableService
-    from bot.store import Store
+    from bot.service.opening import open_service
 
     channel: int = args.channel
-    with Store.open(db, synchronous=settings.synchronous) as store:
-        games = lambda: len(store.history(channel))  # noqa: E731
-        seed_factory = seeded(args.seed, channel, games) if args.seed is not None else fair_seed
-        service = TableService(
-            store,
-            lambda: load_catalog(settings.cards_dir),
-            seed_factory=seed_factory,
-            table_id_factory=console_table_id,
-        )
+    catalog = lambda: load_catalog(settings.cards_dir)  # noqa: E731  # loaded when first needed
+    with open_service(
+        db, catalog=catalog, synchronous=settings.synchronous, seed_factory=fair_seed, table_id_factory=console_table_id
+    ) as service:
         dice: Randomness | None = None
-        if args.seed is not None:  # /roll outside the game: numbered on from the rolls already filed
-            rolls = len([r for r in store.rolls.of_channel(channel, limit=1_000_000) if r.game_id is None])
+        if args.seed is not None:
+            # Game n of the channel gets its own seed (counted by the service, on its worker thread);
+            # /roll outside the game is numbered on from the rolls already filed.
+            service.seed_factory = seeded(args.seed, channel, lambda: service.games_played_now(channel))
+            rolls = await service.rolls_outside_games(channel)
             roll_seed = hashlib.sha256(f"referee-console/{args.seed}/rolls".encode()).digest()
             dice = FairRandomness(roll_seed, f"console-{channel}-rolls", next_number=rolls)
         session = ConsoleSession(service, channel_id=channel, locale=locale, dice=dice)
         out = _printer(sys.stderr if args.json else sys.stdout)
-        try:
-            view = await session.current()
-            if view is not None:
-                out(format_reply(await session.run("/game status"), locale))
-            if script is not None:
-                code = await play_lines(session, iter(script), out, strict=args.strict)
-            elif sys.stdin.isatty():
-                code = await play_lines(session, _prompt(), out, echo=False, strict=args.strict)
-            else:
-                bad: list[int] = []
-                code = await play_lines(session, stdin_lines(sys.stdin.buffer, bad), out, strict=args.strict)
-                code = 2 if bad else code
-            if args.json:
-                write_json(await final_json(session), sys.stdout)
-        finally:
-            service.close()
+        view = await session.current()
+        if view is not None:
+            out(format_reply(await session.run("/game status"), locale))
+        if script is not None:
+            code = await play_lines(session, iter(script), out, strict=args.strict)
+        elif sys.stdin.isatty():
+            code = await play_lines(session, _prompt(), out, echo=False, strict=args.strict)
+        else:
+            bad: list[int] = []
+            code = await play_lines(session, stdin_lines(sys.stdin.buffer, bad), out, strict=args.strict)
+            code = 2 if bad else code
+        if args.json:
+            write_json(await final_json(session), sys.stdout)
     return code
 
 

@@ -10,11 +10,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from bot.cli.running import run_async
 from bot.i18n import t
-from bot.service import TableService
+from bot.service.opening import open_service
 from bot.settings import Settings
-from bot.store import NoGame, Store
-from bot.store.connection import database_exists
 
 
 def register(sub: Any) -> None:
@@ -41,15 +40,10 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     path: Path = args.db or settings.database_file
-    if not database_exists(path):  # ending nothing must not create an empty database
-        raise NoGame(channel=args.channel_id)
     locale = args.locale or settings.default_locale
-    with Store.open(path, synchronous=settings.synchronous) as store:
-        service = TableService(store)
-        try:
-            # The admin at the file is the moderator of every table in it.
-            out = service.end_now(args.channel_id, args.by, args.reason)
-        finally:
-            service.close()
+    # Ending nothing must not create an empty database (reading_channel); the admin at the file is the
+    # moderator of every table in it.
+    with open_service(path, synchronous=settings.synchronous, reading_channel=args.channel_id) as service:
+        out = run_async(service.end(args.channel_id, args.by, is_moderator=True, reason=args.reason))
     print(t("store.game.ended", locale, game=out.game_id, channel=out.channel_id, seed=out.revealed_seed or "-"))
     return 0

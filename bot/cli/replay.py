@@ -16,17 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from bot.engine import Event
+from bot.cli.running import run_async
 from bot.files import write_new_text
 from bot.i18n import t
 from bot.render import render_log, to_text
-from bot.service import GameLog, TableService
+from bot.service import GameLog, LogEntry, ReplayCheck, TableService
+from bot.service.opening import open_service
 from bot.settings import Settings
-from bot.store import EventRecord, NoGame, Store
-from bot.store.connection import database_exists
-from bot.store.history import TABLE_TYPES
 
 
 def register(sub: Any) -> None:
@@ -64,13 +60,13 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def public_data(entry: EventRecord, locale: str) -> str:
+def public_data(entry: LogEntry, locale: str) -> str:
     """An entry of a running game as the table has seen it: a deck's order (shuffled, rebuilt, or put back
     on top), the cards a player drew and the decks as registered are hidden, each shown as its count.
     Only a finished game's replay shows them (its seed is revealed then too)."""
     if entry.type not in _SECRET_LISTS:
         return entry.data
-    data = entry.data_dict()
+    data = json.loads(entry.data)
 
     def hidden(items: list[Any]) -> str:
         return t("store.replay.hidden", locale, count=len(items))
@@ -97,49 +93,39 @@ _SECRET_LISTS = {
 }
 
 
-def _engine_events(log: GameLog) -> list[Any]:
-    """The engine events of the moves still in effect (undone and rolled-back ones left out)."""
-    adapter: TypeAdapter[Any] = TypeAdapter(Event)
-    return [adapter.validate_json(r.data) for b in log.in_effect for r in b.events if r.type not in TABLE_TYPES]
-
-
 def run(args: argparse.Namespace, settings: Settings) -> int:
     path: Path = args.db or settings.database_file
-    if not database_exists(path):  # reading must not create an empty database
-        raise NoGame("store.no_games", channel=args.channel_id)
     locale = args.locale or settings.default_locale
     if args.roll_log is not None:
         return _export(path, args.channel_id, args.game, args.roll_log, locale, force=args.force)
-    with Store.open(path) as store:
-        service = TableService(store)
-        log = service.game_log(args.channel_id, game_id=args.game)
-        game = log.game
-        kept = {(r.game_id, r.seq) for b in log.in_effect for r in b.events}
-        status = t("store.replay.running" if game.active else "store.replay.finished", locale)
-        print(
-            t(
-                "store.replay.header",
-                locale,
-                game=game.game_id,
-                channel=game.channel_id,
-                status=status,
-                version=game.version,
-                table=game.table_id or "-",
-                commitment=game.commitment or "-",
-            )
+    with open_service(path, reading_channel=args.channel_id) as service:
+        log, check = run_async(_read(service, args.channel_id, args.game))
+    game = log.game
+    kept = {(e.game_id, e.seq) for action in log.in_effect for e in action.entries}
+    status = t("store.replay.running" if game.active else "store.replay.finished", locale)
+    print(
+        t(
+            "store.replay.header",
+            locale,
+            game=game.game_id,
+            channel=game.channel_id,
+            status=status,
+            version=game.version,
+            table=game.table_id or "-",
+            commitment=game.commitment or "-",
         )
-        if game.revealed_seed:
-            print(t("store.replay.seed", locale, seed=game.revealed_seed))
-        if args.text:
-            print(to_text(render_log(_engine_events(log), locale)))
-        else:
-            print(t("store.replay.legend", locale))
-            for entry in log.entries:
-                mark = " " if (entry.game_id, entry.seq) in kept or entry.type.startswith("table_") else "x"
-                actor = entry.actor if entry.actor is not None else "-"
-                data = entry.data if not game.active else public_data(entry, locale)
-                print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {data}")
-        check = service.check_replay(game.game_id)
+    )
+    if game.revealed_seed:
+        print(t("store.replay.seed", locale, seed=game.revealed_seed))
+    if args.text:
+        print(to_text(render_log(log.events(), locale)))
+    else:
+        print(t("store.replay.legend", locale))
+        for entry in log.entries:
+            mark = " " if (entry.game_id, entry.seq) in kept or entry.is_table_entry else "x"
+            actor = entry.actor if entry.actor is not None else "-"
+            data = entry.data if not game.active else public_data(entry, locale)
+            print(f"{mark} {entry.seq:>5} v{entry.version:<5} {actor!s:>20}  {entry.type:<22} {data}")
     if check.matches:
         print(t("store.replay.ok", locale, events=check.events))
         return 0
@@ -147,15 +133,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 1
 
 
+async def _read(service: TableService, channel_id: int, game_id: int | None) -> tuple[GameLog, ReplayCheck]:
+    log = await service.log(channel_id, game_id=game_id)
+    return log, await service.replay_check(log.game.game_id)
+
+
 def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str, *, force: bool) -> int:
     """Write the game's draws for `referee verify`. A running game's shuffles (its hidden deck orders)
     and its seed stay out; the commitment is printed either way, the seed only once the game is over."""
-    with Store.open(path) as store:
-        service = TableService(store)
-        try:
-            game, draws = service.fair_draws(channel_id, game_id=game_id)
-        finally:
-            service.close()
+    with open_service(path, reading_channel=channel_id) as service:
+        game, draws = run_async(service.draws(channel_id, game_id=game_id))
     text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in draws)
     # Never over an existing file unless --force, and never over the database itself.
     write_new_text(out, text, force=force, protect=(path,))

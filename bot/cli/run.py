@@ -62,19 +62,12 @@ async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> Async
     from bot.catalog import load_catalog
     from bot.paths import data_folder
     from bot.rulings.search import Rulebook
-    from bot.service import TableService
-    from bot.store import Store
+    from bot.service.opening import open_service
 
     catalog = load_catalog(settings.cards_dir)
-    settings.database_file.parent.mkdir(parents=True, exist_ok=True)
-    with Store.open(settings.database_file, synchronous=settings.synchronous) as store:
-        service = TableService(store, catalog)
-        try:
-            # Opened here, on the event loop's thread, where the cogs search it.
-            rulebook = Rulebook.open(settings.cache_dir, data_folder("rules", settings.rules_dir))
-        except BaseException:
-            service.close()
-            raise
+    with open_service(settings.database_file, catalog=catalog, synchronous=settings.synchronous) as service:
+        # Opened here, on the event loop's thread, where the cogs search it.
+        rulebook = Rulebook.open(settings.cache_dir, data_folder("rules", settings.rules_dir))
         bot = RefereeBot(settings, service, catalog, rulebook, sync_dev_guild=sync_dev_guild)
         async with bot:  # closes the bot, then the service and the rulebook
             yield bot

@@ -12,14 +12,14 @@ game is still running (its seed is secret until it ends).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.cli.running import run_async
 from bot.dice import REPRODUCIBLE, DiceError, commitment_of, verify_log
-from bot.dice.verify import Mismatch, VerifyReport, check_commitment, missing_numbers, parse_seed
+from bot.dice.verify import VerifyReport, check_commitment, parse_seed
 from bot.files import read_text
 from bot.i18n import bilingual
 from bot.settings import Settings
@@ -105,129 +105,32 @@ def _numbers(first: Sequence[int], count: int) -> str:
 def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: str | None) -> int:
     """Every draw of a finished game: from its events (rolls and shuffles) and from the rolls table.
     `published` is the commitment the players saw at the start: without it the check trusts the file's."""
-    from bot.service import TableService
-    from bot.store import NoGame, Store
 
-    if not path.exists():  # reading must not create an empty database
-        raise NoGame("store.no_games", channel=channel_id)
-    with Store.open(path) as store:
-        service = TableService(store)
-        try:
-            game, draws = service.fair_draws(channel_id, game_id=game_id)
-            if game.active:
-                raise DiceError(
-                    "dice.verify.running", game=game.game_id, channel=channel_id, commitment=game.commitment or "-"
-                )
-            filed = service.filed_rolls(game.game_id)
-        finally:
-            service.close()
-    stored_seed = game.revealed_seed
-    if not stored_seed or not game.commitment:
-        raise DiceError("dice.verify.no_seed", game=game.game_id)
-    seed = bytes.fromhex(stored_seed)
-    problems = 0
-    reproducible = game.commitment == REPRODUCIBLE
-    if reproducible:
+    from bot.service.opening import open_service
+
+    with open_service(path, reading_channel=channel_id) as service:
+        check = run_async(service.verify(channel_id, game_id=game_id, published=published))
+    if check.reproducible:
         print(bilingual("dice.verify.reproducible"))
-    for expected in (None if reproducible else game.commitment, published):
-        if expected is not None and not check_commitment(seed, expected):
-            problems += 1
-            _problem("dice.verify.commitment_mismatch", actual=commitment_of(seed), expected=expected)
-    logged = verify_log(seed, [json.dumps(d) for d in draws])
-    for bad in logged.mismatches:
-        problems += 1
-        _name_draw(bad, draws[bad.line - 1])
-    on_file = verify_log(seed, [json.dumps(d) for d in filed])
-    for bad in on_file.mismatches:
-        problems += 1
-        row = filed[bad.line - 1]
-        _problem(
-            "dice.verify.filed_mismatch",
-            roll=row["roll"],
-            number=bad.number,
-            what=bad.what,
-            logged=bad.logged,
-            recomputed=bad.recomputed,
-        )
-    for row in filed:
-        if row["commitment"] != game.commitment:
-            problems += 1
-            _problem(
-                "dice.verify.filed_commitment",
-                roll=row["roll"],
-                found=row["commitment"] or "-",
-                expected=game.commitment,
-            )
-    # Draws are numbered 0, 1, 2 ... and never reused: a missing number is a draw nobody can see.
-    numbers = {d["number"] for d in draws} | {r["number"] for r in filed}
-    first, count = missing_numbers(numbers)
-    for number in first:
-        _problem("dice.verify.missing_draw", number=number)
-    if count > len(first):
-        _problem("dice.verify.more_missing", count=count - len(first))
-    problems += count
-    # Every roll of the log was filed as it was made: a roll the table lacks was deleted from it.
-    filed_numbers = {r["number"] for r in filed}
-    for draw in draws:
-        if "shuffle" not in draw and draw["number"] not in filed_numbers:
-            problems += 1
-            _problem("dice.verify.filed_missing", number=draw["number"], seq=draw["seq"], what=draw["expression"])
-    rolls = sum(1 for d in draws if "shuffle" not in d)
-    shuffles = len(draws) - rolls
-    if problems:
-        print(
-            bilingual("dice.verify.game_failed", game=game.game_id, bad=problems, count=len(draws) + len(filed)),
-            file=sys.stderr,
-        )
+    for problem in check.problems:
+        print(bilingual(problem.key, **problem.args), file=sys.stderr)
+    if not check.ok:
+        bad, count = len(check.problems), check.rolls + check.shuffles + check.filed
+        print(bilingual("dice.verify.game_failed", game=check.game_id, bad=bad, count=count), file=sys.stderr)
         return 1
     print(
         bilingual(
-            "dice.verify.game_ok_reproducible" if reproducible else "dice.verify.game_ok",
-            game=game.game_id,
+            "dice.verify.game_ok_reproducible" if check.reproducible else "dice.verify.game_ok",
+            game=check.game_id,
             channel=channel_id,
-            table=game.table_id or "-",
-            rolls=rolls,
-            shuffles=shuffles,
-            filed=len(filed),
-            commitment=game.commitment,
+            table=check.table_id,
+            rolls=check.rolls,
+            shuffles=check.shuffles,
+            filed=check.filed,
+            commitment=check.commitment,
         )
     )
     return 0
-
-
-def _name_draw(bad: Mismatch, draw: dict[str, Any]) -> None:
-    """Name the event of a stored draw the seed does not give, so a judge can find it."""
-    if bad.kind == "duplicate":
-        _problem("dice.verify.game_duplicate", number=bad.number, seq=draw["seq"])
-    elif bad.kind == "shuffle":
-        logged, recomputed = json.loads(bad.logged), json.loads(bad.recomputed)
-        at = next(
-            (i for i, (a, b) in enumerate(zip(logged, recomputed, strict=False)) if a != b),
-            min(len(logged), len(recomputed)),
-        )
-        _problem(
-            "dice.verify.game_shuffle_mismatch",
-            number=bad.number,
-            seq=draw["seq"],
-            seat=draw["seat"],
-            position=at + 1,
-            logged=_at(logged, at),
-            recomputed=_at(recomputed, at),
-        )
-    else:
-        _problem(
-            "dice.verify.game_roll_mismatch",
-            number=bad.number,
-            seq=draw["seq"],
-            purpose=draw["purpose"],
-            what=bad.what,
-            logged=bad.logged,
-            recomputed=bad.recomputed,
-        )
-
-
-def _at(items: list[Any], index: int) -> str:
-    return str(items[index]) if index < len(items) else "-"
 
 
 def _problem(key: str, **args: Any) -> None:

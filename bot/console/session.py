@@ -30,9 +30,7 @@ from bot.render import (
     render_log,
 )
 from bot.render.outcome import render_outcome
-from bot.service import GameLog, NotModerator, NotSeated, Outcome, TableService, TableView
-from bot.store import NoGame
-from bot.store.history import TABLE_TYPES
+from bot.service import GameLog, NoGame, NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.table import PLAY_OPTIONS, Request, action_line, build_start, builder
 from bot.table.options import as_int, need
 
@@ -153,7 +151,7 @@ class ConsoleSession:
 
     async def _log(self, line: ConsoleLine) -> list[Message]:
         log = await self._last_log()
-        events = [_EVENT.validate_json(r.data) for b in log.in_effect for r in b.events if r.type not in TABLE_TYPES]
+        events = log.events()
         title = t("console.log_title", self.locale, game=log.game.game_id)
         return [render_log(events, self.locale, title=title)]
 

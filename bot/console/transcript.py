@@ -13,7 +13,6 @@ from typing import Any, TextIO
 from bot.console.session import ConsoleSession, Reply
 from bot.i18n import bilingual, t
 from bot.render import Message, to_text
-from bot.store.history import TABLE_TYPES
 
 REFUSED = "✗"
 
@@ -65,7 +64,7 @@ async def final_json(session: ConsoleSession) -> dict[str, Any]:
     """The channel's game (running, else the last finished one): state and the events in effect."""
     log = await session.service.log(session.channel_id)
     game = log.game
-    events = [json.loads(r.data) for b in log.in_effect for r in b.events if r.type not in TABLE_TYPES]
+    events = [json.loads(e.data) for action in log.in_effect for e in action.entries if not e.is_table_entry]
     return {
         "channel": game.channel_id,
         "game": game.game_id,

@@ -8,7 +8,7 @@
     errors.py   who may not do what
 
 Front ends import from here only, never from bot.store: the store's errors and the table's own log
-entries they need are re-exported.
+entries they need are re-exported (NoGame, TableUndo, TableRollback, TableEnded).
 """
 
 from bot.service.api import TableService
@@ -22,12 +22,18 @@ from bot.service.errors import (
     ServiceError,
     UndoBarrier,
 )
-from bot.service.results import GameLog, Outcome, ReplayCheck, TableView
+from bot.service.log import GameLog, LogEntry, LoggedAction, TableEntry
+from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import barrier_reason, is_barrier
+from bot.store import NoGame
+from bot.store.history import TableEnded, TableRollback, TableUndo
 
 __all__ = [
     "BadRollback",
     "GameLog",
+    "LogEntry",
+    "LoggedAction",
+    "NoGame",
     "NotModerator",
     "NotSeated",
     "NotYourSeat",
@@ -36,7 +42,11 @@ __all__ = [
     "Outcome",
     "ReplayCheck",
     "ServiceError",
+    "TableEnded",
+    "TableEntry",
+    "TableRollback",
     "TableService",
+    "TableUndo",
     "TableView",
     "UndoBarrier",
     "barrier_reason",

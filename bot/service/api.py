@@ -20,12 +20,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot.dice.errors import DiceError
+from bot.dice.game_check import GameCheck, check_game
 from bot.engine import Action, GameOptions, StartGame, start_action
 from bot.service.errors import NotModerator, NotSeated
 from bot.service.fair import FairDraws
-from bot.service.results import GameLog, Outcome, TableView
+from bot.service.log import GameLog
+from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import UndoRules
-from bot.store import NewRoll
+from bot.store import ChannelSettingsRecord, DeckRecord, GuildSettingsRecord, NewRoll
 from bot.table.builders import ActionBuilder
 from bot.worker import Worker
 
@@ -140,6 +143,56 @@ class TableService(UndoRules, FairDraws):
     async def log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
         """The log of the channel's running game, else its last finished one (or of `game_id`)."""
         return await self._run(functools.partial(self.game_log, channel_id, game_id=game_id))
+
+    async def replay_check(self, game_id: int) -> ReplayCheck:
+        """Rebuild a game from its log and set it beside the stored state (a judge's check)."""
+        return await self._run(self.check_replay, game_id)
+
+    async def draws(self, channel_id: int, *, game_id: int | None = None) -> tuple[TableView, list[dict[str, Any]]]:
+        """Every numbered draw of a game in the roll-log format (shuffles only once it is finished)."""
+        return await self._run(functools.partial(self.fair_draws, channel_id, game_id=game_id))
+
+    async def verify(self, channel_id: int, *, game_id: int | None = None, published: str | None = None) -> GameCheck:
+        """The dice check of a finished game: every draw of its log and every filed roll recomputed from
+        its revealed seed (bot/dice/game_check.py). A running game's seed is secret: refused."""
+        view, draws = await self.draws(channel_id, game_id=game_id)
+        if view.active:
+            raise DiceError(
+                "dice.verify.running", game=view.game_id, channel=channel_id, commitment=view.commitment or "-"
+            )
+        filed = await self._run(self.filed_rolls, view.game_id)
+        return check_game(view.game_id, view.table_id, view.commitment, view.revealed_seed, draws, filed, published)
+
+    async def rolls_outside_games(self, channel_id: int) -> int:
+        """How many rolls were filed in the channel outside any game (the console numbers its own on)."""
+        rolls = await self._run(functools.partial(self.store.rolls.of_channel, channel_id, limit=1_000_000))
+        return sum(1 for r in rolls if r.game_id is None)
+
+    # -- a player's saved decks, and the settings of a guild and a channel ---------------------------
+
+    async def save_deck(self, user_id: int, name: str, cards: list[str]) -> DeckRecord:
+        return await self._run(self.store.decks.save, user_id, name, cards)
+
+    async def deck(self, user_id: int, name: str) -> DeckRecord:
+        return await self._run(self.store.decks.get, user_id, name)
+
+    async def decks(self, user_id: int) -> list[DeckRecord]:
+        return await self._run(self.store.decks.of_user, user_id)
+
+    async def delete_deck(self, user_id: int, name: str) -> None:
+        await self._run(self.store.decks.delete, user_id, name)
+
+    async def table_settings(self, channel_id: int, guild_id: int | None) -> tuple[str | None, dict[str, Any]]:
+        """The locale and table options of a channel: its own over its guild's."""
+        return await self._run(self.store.settings.effective, channel_id, guild_id)
+
+    async def set_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettingsRecord:
+        """Change only what is given (`locale`, `options` merged in, `judge_role_id`)."""
+        return await self._run(functools.partial(self.store.settings.set_guild, guild_id, **changes))
+
+    async def set_channel_settings(self, channel_id: int, **changes: Any) -> ChannelSettingsRecord:
+        """Change only what is given (`guild_id`, `locale`, `options` merged in)."""
+        return await self._run(functools.partial(self.store.settings.set_channel, channel_id, **changes))
 
     async def record_roll(
         self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int

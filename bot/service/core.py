@@ -20,8 +20,9 @@ from bot.engine import Action, Event, GameState, ModeratorAdjust, StartGame, app
 from bot.errors import RefereeError
 from bot.service.errors import NotModerator, NotSeated, NotYourSeat
 from bot.service.held import Held, Lru
-from bot.service.results import GameLog, Outcome, ReplayCheck, TableView, view_of
-from bot.state_text import state_text
+from bot.service.log import GameLog, typed_log
+from bot.service.results import Outcome, ReplayCheck, TableView, view_of
+from bot.service.state_text import state_text
 from bot.store import (
     CorruptRow,
     GameAlreadyRunning,
@@ -66,6 +67,10 @@ class TableCore:
         self._cache.clear()
         self._cards.clear()  # a game id of the undone group may be given to another game
 
+    def games_played_now(self, channel_id: int) -> int:
+        """How many games the channel has had, running or finished."""
+        return len(self.store.history(channel_id))
+
     def status_now(self, channel_id: int) -> TableView:
         game, state = self._load(channel_id)
         return view_of(game, state)
@@ -73,7 +78,7 @@ class TableCore:
     def game_log(self, channel_id: int, *, game_id: int | None = None) -> GameLog:
         game = self._chosen_game(channel_id, game_id)
         entries = self.store.events(game.id)
-        return GameLog(view_of(game, self._state_of(game)), entries, in_effect(entries))
+        return typed_log(view_of(game, self._state_of(game)), entries)
 
     def _chosen_game(self, channel_id: int, game_id: int | None) -> GameRecord:
         """The game `game_id`, else the channel's running or last game; never another channel's."""

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import GameState
-from bot.store import EventRecord, GameRecord
-from bot.store.history import Batch
+from bot.store import GameRecord
 
 
 @dataclass(frozen=True)
@@ -39,13 +38,6 @@ class TableView:
     revealed_seed: str | None
     created_at: str
     updated_at: str
-
-
-@dataclass(frozen=True)
-class GameLog:
-    game: TableView
-    entries: list[EventRecord]
-    in_effect: list[Batch]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from bot.engine.fold import fold_all
 from bot.service.core import TableCore
 from bot.service.errors import BadRollback, NothingToUndo, NotYourUndo, UndoBarrier
 from bot.service.results import Outcome
-from bot.state_text import state_text
+from bot.service.state_text import state_text
 from bot.store import CorruptRow, EventRecord, GameRecord
 from bot.store.history import TABLE_TYPES, TableRollback, TableUndo, Tail
 from bot.store.records import parse_json

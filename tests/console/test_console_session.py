@@ -65,7 +65,7 @@ async def test_every_legal_action_written_as_a_line_is_the_action_played(session
         assert reply.refusal is None, f"{line}: {reply.refusal.bilingual()}"
         seen.add(action.type)
         log = await session.service.log(session.channel_id)
-        last = [r.type for r in log.in_effect[-1].events]
+        last = [e.type for e in log.in_effect[-1].entries]
         expected = {Charge: "card_converted", Cast: "spell_cast", UseSkill: "skill_used", Block: "block_declared"}
         expected_type = expected.get(type(action)) or ("summoned" if isinstance(action, Summon) else None)
         if expected_type is not None:

@@ -31,7 +31,7 @@ async def two_services(db_path: Path) -> AsyncIterator[tuple[TableService, Table
 def _assert_log_matches(service: TableService, applied: list[Outcome]) -> None:
     """Every applied request is in the log exactly once, in version order, and nothing else is."""
     log = service.game_log(CH)
-    by_version = {b.version: [e.type for e in b.events] for b in log.in_effect}
+    by_version = {b.version: [e.type for e in b.entries] for b in log.in_effect}
     assert sorted(by_version) == [1, *sorted(o.version for o in applied)]
     for outcome in applied:
         assert by_version[outcome.version] == [e.type for e in outcome.events]

@@ -7,7 +7,7 @@ import random
 
 from bot.dice import FairRandomness
 from bot.engine import GameState, apply
-from bot.state_text import state_text
+from bot.service.state_text import state_text
 from tests.store.tables import next_move, start
 
 

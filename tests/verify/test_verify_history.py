@@ -71,7 +71,7 @@ async def test_a_rolled_back_roll_is_still_verified(service: TableService, capsy
     await service.end(CHANNEL, alice, is_moderator=True, reason="test")
 
     log = service.game_log(CHANNEL)
-    in_effect = [r.type for b in log.in_effect for r in b.events]
+    in_effect = [e.type for b in log.in_effect for e in b.entries]
     rolls = _types(service).count("dice_rolled")
     assert rolls == 2 and in_effect.count("dice_rolled") == 1, "one roll was rolled back, one stands"
     code, out, err = _verify(service, capsys)
