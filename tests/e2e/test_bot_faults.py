@@ -125,3 +125,17 @@ async def test_rest_answering_429_at_start_is_waited_out(table: RefereeTable) ->
     answer = await (await fake.invoke(table.bob, channel, "roll", {"dice": "1d6"})).response(ANSWER)
     assert answer.type == 4
     assert [s["guild_id"] for s in fake.command_syncs[-1:]] == [table.guild.id]
+
+
+@pytest.mark.slow
+async def test_sigterm_stops_the_bot_cleanly_and_it_starts_again_on_the_same_data(table: RefereeTable) -> None:
+    fake, channel = table.fake, await table.new_channel("stopped")
+    await (await fake.invoke(table.bob, channel, "roll", {"dice": "1d8"})).response(ANSWER)
+    session = fake.gateway.sessions[table.bot.sessions[-1]]
+
+    assert await table.bot.stop() == 0  # what a service manager sends: a clean exit, not a death by signal
+    assert not session.connected
+    await table.bot.start()
+    await (await fake.invoke(table.bob, channel, "roll", {"dice": "1d10"})).response(ANSWER)
+    assert rolls_in(table, channel.id) == [(table.bob.id, "1d8"), (table.bob.id, "1d10")]
+    assert "Traceback" not in table.bot.log()
