@@ -13,7 +13,8 @@ Three processes, as in production the bot is one and Discord is elsewhere:
 - this script: every channel has its own player task that sends interactions at random intervals (a
   Poisson stream of `--rate` interactions a second per channel): mostly /roll (some secret), /ruling at a
   lower rate (`--ruling-share`), and a few interactions delivered twice (`--replay-share`, the same id
-  and token again, as Discord may after a reconnect).
+  and token again, as Discord may after a reconnect). With `--drops N` the fake also cuts the bot's
+  gateway connection N times during the load; what is sent meanwhile arrives when the bot resumes.
 
 Printed: the time from each interaction's dispatch to its first response (median, p99, max, as the fake
 measured it), interactions without a response, answers refused by the fake (a second answer to one
@@ -164,6 +165,17 @@ async def play(
         await asyncio.sleep(min(rng.expovariate(opts.rate), max(0.0, until - time.monotonic())))
 
 
+async def drop_now_and_then(fake: ControlClient, drops: int, duration: float) -> int:
+    """Cut the bot's gateway connection `drops` times, evenly over the load (it must resume each time)."""
+    done = 0
+    for _ in range(drops):
+        await asyncio.sleep(duration / (drops + 1))
+        with contextlib.suppress(Exception):
+            await fake.drop_connection(0, code=None)
+            done += 1
+    return done
+
+
 async def settle(fake: ControlClient, expected: int, timeout: float = 10.0) -> list[dict[str, Any]]:
     """The fake's record of every interaction, once all have an answer (or `timeout` ran out)."""
     deadline = time.monotonic() + timeout
@@ -211,8 +223,9 @@ async def run(opts: argparse.Namespace) -> int:
                 load = Load()
                 until = time.monotonic() + opts.duration
                 began = time.monotonic()
-                await asyncio.gather(
-                    *(play(fake, load, ch, players, opts, until, random.Random(rng.random())) for ch, players in world)
+                dropped, *_ = await asyncio.gather(
+                    drop_now_and_then(fake, opts.drops, opts.duration),
+                    *(play(fake, load, ch, players, opts, until, random.Random(rng.random())) for ch, players in world),
                 )
                 spent = time.monotonic() - began
                 records = await settle(fake, len(load.sent))
@@ -241,8 +254,8 @@ async def run(opts: argparse.Namespace) -> int:
         content = answer["callbacks"][0]["data"].get("content", "") if answer["callbacks"] else ""
         shown = TOTAL.search(content.split("\n-#")[0])
         key = (s.channel_id, s.user_id, s.expression)
-        if shown is not None and key in shown_totals and int(shown.group(1)) != shown_totals[key]:
-            mismatched += 1
+        if shown is None or key not in shown_totals or int(shown.group(1)) != shown_totals[key]:
+            mismatched += 1  # no total in the answer, no row, or another total than the row's
     kinds = Counter(s.command for s in load.sent)
 
     print()
@@ -256,6 +269,8 @@ async def run(opts: argparse.Namespace) -> int:
             f"first response: median {statistics.median(latencies) * 1000:.0f} ms, "
             f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
         )
+    resumes = sum(session["resumes"] for session in stats["sessions"])
+    print(f"gateway connection cut {dropped} times; the bot resumed {resumes} times")
     print(f"no response: {len(unanswered)}; answers refused by Discord (a second answer, or after 3 s): {refused}")
     print(
         f"rolls: {len(rolls)} sent, {len(lost)} lost, {len(doubled)} filed twice, "
@@ -291,6 +306,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ruling-share", type=float, default=0.1)
     parser.add_argument("--secret-share", type=float, default=0.1)
     parser.add_argument("--replay-share", type=float, default=0.02)
+    parser.add_argument("--drops", type=int, default=0, help="cut the gateway connection this many times")
     parser.add_argument("--db-sync", choices=("full", "normal"), default="full")
     parser.add_argument("--seed", type=int, default=11)
     return parser.parse_args(argv)
