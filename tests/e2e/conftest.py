@@ -1,4 +1,16 @@
-"""Fixtures: a FakeDiscord in this process and a tiny real discord.py bot connected to it."""
+"""Fixtures: a FakeDiscord in this process, and what connects to it.
+
+- `fake`, `pointed`, `start_bot`: the fake's own tests, with a tiny discord.py bot (PingBot) in this process.
+- `referee` / `table` (module-scoped): the real referee, `python -m bot run` as a child process, against a
+  fake in this process; see RefereeProcess and RefereeTable below. A test module that uses them runs its
+  tests in one event loop with `pytestmark = pytest.mark.asyncio(loop_scope="module")`.
+
+A game test slots in the same way (tests/e2e/test_bot_game.py, say): take `table`, drive the two players
+(`table.fake.invoke(table.alice, table.channel, "game", {...}, subcommand="start")`, `table.fake.click(...)`
+on `handle.original` or `table.fake.latest_message(channel, with_components=True)`), crash and restart the
+bot in the middle with `await table.bot.restart()`, and read what it filed with `table.bot.sql(...)`. A test
+that needs other settings or fake options builds its own with `referee_table(folder, env={...}, **options)`.
+"""
 
 from __future__ import annotations
 
@@ -170,11 +182,14 @@ class RefereeProcess:
     def running(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
 
-    def rolls(self) -> list[dict[str, Any]]:
-        """The bot's `rolls` table as filed on disk (read with plain sqlite3: the test's own eyes)."""
+    def sql(self, query: str, *params: Any) -> list[dict[str, Any]]:
+        """Rows of the bot's database as filed on disk (read with plain sqlite3: the test's own eyes)."""
         with contextlib.closing(sqlite3.connect(self.database)) as db:
             db.row_factory = sqlite3.Row
-            return [dict(r) for r in db.execute("SELECT * FROM rolls ORDER BY id")]
+            return [dict(r) for r in db.execute(query, params)]
+
+    def rolls(self) -> list[dict[str, Any]]:
+        return self.sql("SELECT * FROM rolls ORDER BY id")
 
 
 @dataclass
@@ -199,8 +214,11 @@ class RefereeTable:
 
 
 @contextlib.asynccontextmanager
-async def referee_table(folder: Path, **fake_options: Any) -> AsyncIterator[RefereeTable]:
-    """A fake Discord with a guild, a channel and two members, and `referee run` connected to it."""
+async def referee_table(
+    folder: Path, *, env: dict[str, str] | None = None, **fake_options: Any
+) -> AsyncIterator[RefereeTable]:
+    """A fake Discord with a guild, a channel and two members, and `referee run` connected to it
+    (`env`: more settings for the bot; `fake_options`: FakeDiscord's, e.g. interaction_timeout)."""
     async with FakeDiscord(**fake_options) as server:
         guild = await server.create_guild("club", locale="ja")
         channel = await server.create_channel(guild, "table-1")
@@ -208,7 +226,7 @@ async def referee_table(folder: Path, **fake_options: Any) -> AsyncIterator[Refe
         bob = server.create_user("bob", locale="en-US")
         server.add_member(guild, alice)
         server.add_member(guild, bob)
-        bot = RefereeProcess(server, guild, folder / "bot")
+        bot = RefereeProcess(server, guild, folder / "bot", env=dict(env or {}))
         try:
             await bot.start()
             yield RefereeTable(server, bot, guild, channel, alice, bob)

@@ -105,7 +105,7 @@ async def test_after_a_crash_and_restart_an_old_ruling_button_is_answered_polite
 @pytest.mark.slow
 async def test_rest_answering_429_at_start_is_waited_out(table: RefereeTable) -> None:
     fake, channel = table.fake, await table.new_channel("limited")
-    fake.rate_limits.global_limit = 1  # one request a second: logging in and syncing run into 429s
+    fake.rate_limits.global_limit = 2  # two requests a second: logging in and syncing run into 429s
     before = len(fake.rate_limits.given)
     try:
         await table.bot.restart(kill=False)
