@@ -165,6 +165,20 @@ async def test_a_card_is_found_by_autocomplete_and_shown_to_the_asker(table: Ref
     assert_answered_through_interactions(table)
 
 
+async def test_autocomplete_answers_within_discords_limits_in_the_users_language(table: RefereeTable) -> None:
+    channel = await table.new_channel("autocomplete")
+    card = await table.fake.autocomplete(table.alice, channel, "ruling", {"question": "x", "card": "槍"}, "card")
+    command = await table.fake.autocomplete(table.alice, channel, "help", {"command": ""}, "command")
+    everything = await table.fake.autocomplete(table.bob, channel, "card", {"name": "a"}, "name")
+
+    assert {"name": "烈火の槍 (Blaze Lance)", "value": "blaze-lance"} in (await card.response(ANSWER)).choices
+    names = {c["value"]: c["name"] for c in (await command.response(ANSWER)).choices}
+    assert names == {n: "/" + t(f"discord.command.{n}.name", "ja") for n in ("card", "help", "roll", "ruling")}
+    assert 0 < len((await everything.response(ANSWER)).choices) <= 25
+    assert all(h.type == 4 and not h.rejected for h in (card, command, everything))
+    assert_answered_through_interactions(table)
+
+
 async def test_help_lists_every_command_in_the_users_language_ephemerally(table: RefereeTable) -> None:
     channel = await table.new_channel("help")
     japanese = await (await table.fake.invoke(table.alice, channel, "help")).response(ANSWER)
