@@ -15,9 +15,11 @@ guild, and only when one is configured; the global sync is `referee sync`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
+import yarl
 from discord.ext import commands
 
 from bot.catalog import Catalog
@@ -41,8 +43,29 @@ def intents() -> discord.Intents:
 
 
 def point_at(api_url: str) -> None:
-    """Send every REST call (and so the gateway address from GET /gateway/bot) to `api_url`."""
+    """Send every REST call to `api_url`; `RefereeBot.connect` then asks it where its gateway is."""
     discord.http.Route.BASE = api_url.rstrip("/") + API_PATH
+
+
+def point_gateway_at(url: str) -> None:
+    """Open gateway sockets at `url` (what GET /gateway/bot named). discord.py connects a single client to
+    DEFAULT_GATEWAY without asking, and goes back to it after an invalid session."""
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+
+
+def guarded_parser(parse: Callable[[Any], None]) -> Callable[[Any], None]:
+    """`parse` that logs and drops a payload it cannot read. discord.py lets a parser's exception end the
+    gateway loop (`Client.start` raises), so one broken INTERACTION_CREATE would stop the referee."""
+
+    def guarded(data: Any) -> None:
+        try:
+            parse(data)
+        except Exception as exc:
+            # The type and the keys only: the payload carries the interaction's token.
+            keys = sorted(data) if isinstance(data, dict) else type(data).__name__
+            log.error("dropped an INTERACTION_CREATE that could not be read (%s; keys %s)", type(exc).__name__, keys)
+
+    return guarded
 
 
 class RefereeBot(commands.Bot):
@@ -80,6 +103,14 @@ class RefereeBot(commands.Bot):
         self.cog_names = tuple(cogs)
         self.sync_dev_guild = sync_dev_guild
         point_at(settings.discord_api_url)
+        parsers = self._connection.parsers
+        parsers["INTERACTION_CREATE"] = guarded_parser(parsers["INTERACTION_CREATE"])
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        # The gateway is wherever the REST API says it is (Discord's own, or a fake one in the tests).
+        _shards, url, _limits = await self.http.get_bot_gateway()
+        point_gateway_at(url)
+        await super().connect(reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())

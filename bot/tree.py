@@ -6,6 +6,9 @@
   user, the guild and the channel with the traceback. The bot token and the interaction's own token
   (a credential for 15 minutes) are cut out of that text before it is logged.
 - The same interaction delivered twice (a gateway resume may replay it) runs once.
+- A command whose options do not match the ones the bot declares (a name it lacks, a string where a
+  boolean belongs: Discord's copy of the commands is out of date) is refused, not run with the
+  wrong values; discord.py itself passes such a value on as it came.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -47,6 +50,41 @@ class SeenInteractions:
         return True
 
 
+SUBCOMMAND_TYPES = (1, 2)  # a subcommand and a group wrap the options of the command they lead to
+
+
+def leaf_options(data: Any) -> list[Any]:
+    """The options of the command itself, below any subcommand and group."""
+    options = data.get("options") if isinstance(data, dict) else None
+    while isinstance(options, list) and options and isinstance(options[0], dict):
+        if options[0].get("type") not in SUBCOMMAND_TYPES:
+            break
+        options = options[0].get("options")
+    return options if isinstance(options, list) else []
+
+
+# The JSON value each option type carries (users, channels, roles and attachments come as snowflake strings).
+VALUE_TYPES: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
+
+
+def value_fits(kind: int, value: Any) -> bool:
+    if isinstance(value, bool) and kind != 5:
+        return False  # JSON true is not a number
+    return isinstance(value, VALUE_TYPES.get(kind, (str,)))
+
+
+def options_match(command: app_commands.Command[Any, ..., Any], data: Any) -> bool:
+    """Every option sent is one the command declares, with the declared type and a value of that type."""
+    declared = {parameter.display_name: parameter.type.value for parameter in command.parameters}
+    for option in leaf_options(data):
+        if not isinstance(option, dict):
+            return False
+        kind = declared.get(str(option.get("name")))
+        if kind is None or option.get("type") != kind or not value_fits(kind, option.get("value")):
+            return False
+    return True
+
+
 def domain_error(error: BaseException) -> RefereeError | None:
     """The RefereeError behind an app-command error (discord.py wraps what a command raises)."""
     seen: set[int] = set()
@@ -59,12 +97,16 @@ def domain_error(error: BaseException) -> RefereeError | None:
     return None
 
 
+# Discord offered a command, or options, that this bot does not have: its commands need a sync.
+OUT_OF_SYNC = app_commands.CommandNotFound | app_commands.CommandSignatureMismatch
+
+
 def user_message(error: BaseException, locale: str) -> str:
     """What the user reads for `error`, in `locale`."""
     found = domain_error(error)
     if found is not None:
         return found.message(locale)
-    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+    if isinstance(error, OUT_OF_SYNC):
         return t("discord.error.unknown_command", locale)
     if isinstance(error, app_commands.TransformerError):
         return t("discord.error.bad_value", locale, value=str(error.value)[:100])
@@ -76,7 +118,7 @@ def user_message(error: BaseException, locale: str) -> str:
 def is_expected(error: BaseException) -> bool:
     """A refusal the user can act on, not a fault of ours."""
     return domain_error(error) is not None or isinstance(
-        error, app_commands.CheckFailure | app_commands.TransformerError | app_commands.CommandNotFound
+        error, app_commands.CheckFailure | app_commands.TransformerError | OUT_OF_SYNC
     )
 
 
@@ -86,7 +128,16 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
         self.seen = SeenInteractions()
 
     async def interaction_check(self, interaction: discord.Interaction[RefereeBot], /) -> bool:
-        return interaction.client.first_delivery(interaction)
+        if not interaction.client.first_delivery(interaction):
+            return False
+        command = interaction.command
+        if (
+            interaction.type is discord.InteractionType.application_command
+            and isinstance(command, app_commands.Command)
+            and not options_match(command, interaction.data)
+        ):
+            raise app_commands.CommandSignatureMismatch(command)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[RefereeBot], error: app_commands.AppCommandError, /
@@ -101,6 +152,9 @@ async def answer_error(interaction: discord.Interaction[RefereeBot], error: Base
     elif isinstance(error, app_commands.CommandNotFound):
         # Discord offered a command this bot does not have: the synced commands are out of date.
         log.warning("unknown command %r: run `referee sync` after an update", error.name, extra=context(interaction))
+    elif isinstance(error, app_commands.CommandSignatureMismatch):
+        name = error.command.qualified_name
+        log.warning("options of /%s do not match: run `referee sync` after an update", name, extra=context(interaction))
     locale = interaction.client.locale_for(interaction)
     try:
         await send(interaction, embeds=[refusal_embed(user_message(error, locale))], ephemeral=True)

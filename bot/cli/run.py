@@ -75,7 +75,19 @@ async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> Async
 
 async def serve(settings: Settings, token: str) -> int:
     async with built_bot(settings) as bot:
+        stop_on_signals(bot)
         return await connected(settings, bot.start(token))
+
+
+def stop_on_signals(bot: RefereeBot) -> None:
+    """SIGTERM (a service manager stopping the bot) and SIGINT close the bot like its own close(): the
+    gateway is left, the store's worker finishes what it holds, and the process exits 0."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on this platform
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
 
 
 async def connected(settings: Settings, work: Any) -> int:

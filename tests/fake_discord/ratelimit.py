@@ -17,6 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def _ms_up(seconds: float) -> float:
+    """Rounded up to the millisecond: a client that waits exactly `retry_after` is then let through."""
+    return math.ceil(seconds * 1000) / 1000
+
+
 @dataclass
 class Window:
     limit: int
@@ -97,7 +102,7 @@ class RateLimits:
                     "X-RateLimit-Scope": "global",
                     "Retry-After": str(math.ceil(retry)),
                 }
-                body = {"message": "You are being rate limited.", "retry_after": round(retry, 3), "global": True}
+                body = {"message": "You are being rate limited.", "retry_after": _ms_up(retry), "global": True}
                 return Decision(False, headers, body, "global")
             self._global.append(now)
         if bucket_route is None:
@@ -110,7 +115,7 @@ class RateLimits:
             self.given.append(RateLimitRecord(method, path, "user", bucket, retry, time.time()))
             headers = self._headers(win, bucket, now)
             headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(math.ceil(retry))})
-            body = {"message": "You are being rate limited.", "retry_after": round(retry, 3), "global": False}
+            body = {"message": "You are being rate limited.", "retry_after": _ms_up(retry), "global": False}
             return Decision(False, headers, body, "user")
         win.count += 1
         return Decision(True, self._headers(win, bucket, now))
