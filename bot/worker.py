@@ -31,10 +31,23 @@ MAX_GROUP = 32  # a bound on how long the first caller of a group waits for the 
 
 
 class Worker:
-    def __init__(self, name: str, *, group: Group | None = None, on_group_failure: Callable[[], None] = lambda: None):
+    """`on_start` and `on_stop` run on the worker thread itself, first and last (the service uses them
+    to take its store's connection for this thread alone, and to give it back)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        group: Group | None = None,
+        on_group_failure: Callable[[], None] = lambda: None,
+        on_start: Callable[[], None] = lambda: None,
+        on_stop: Callable[[], None] = lambda: None,
+    ):
         self._name = name
         self._group = group
         self._on_group_failure = on_group_failure
+        self._on_start = on_start
+        self._on_stop = on_stop
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -65,6 +78,22 @@ class Worker:
             thread.join()
 
     def _serve(self) -> None:
+        try:
+            self._on_start()
+        except BaseException as exc:  # every call then hears why nothing can run
+            self._refuse_all(exc)
+            return
+        try:
+            self._serve_jobs()
+        finally:
+            self._on_stop()
+
+    def _refuse_all(self, exc: BaseException) -> None:
+        while (job := self._jobs.get()) is not None:
+            with contextlib.suppress(RuntimeError):
+                job[0].call_soon_threadsafe(_settle, job[1], None, exc)
+
+    def _serve_jobs(self) -> None:
         stop = False
         while not stop:
             job = self._jobs.get()

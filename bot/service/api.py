@@ -53,7 +53,15 @@ class TableService(UndoRules, FairDraws):
     def __post_init__(self) -> None:
         # Calls waiting together share one transaction (group commit); should its commit fail, no game
         # held in memory can be trusted to be the stored one.
-        self._worker = Worker("referee-store", group=self.store.group, on_group_failure=self._forget_all)
+        # The worker thread alone uses the store's connection while it runs: it reopens it for itself
+        # (sqlite3 then refuses any other thread, so a call that skips the worker fails at once).
+        self._worker = Worker(
+            "referee-store",
+            group=self.store.group,
+            on_group_failure=self._forget_all,
+            on_start=lambda: self.store.rebind(same_thread=True),
+            on_stop=self.store.release,
+        )
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -68,6 +76,11 @@ class TableService(UndoRules, FairDraws):
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await self._worker.run(fn, *args)
+
+    async def on_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` on the worker thread, the one thread that may use the store while the service
+        runs: for tools and tests that look into the file (`service.on_worker(service.store.events, 1)`)."""
+        return await self._run(fn, *args)
 
     async def start_game(
         self,

@@ -27,9 +27,11 @@ def open_database(
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     synchronous: Synchronous = "FULL",
     stop_before: str | None = None,
+    same_thread: bool = False,
 ) -> Database:
     """Open (creating on first use) the database at `path`, in WAL mode, migrated to this schema
-    (`stop_before` a migration name leaves it at an older one: for upgrade tests)."""
+    (`stop_before` a migration name leaves it at an older one: for upgrade tests). `same_thread`: only
+    the calling thread may use the connection; sqlite3 itself refuses any other."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -39,7 +41,7 @@ def open_database(
         raise IdOutOfRange(limit=2**63 - 1) from exc
     try:
         # One connection, used by one thread at a time (the service funnels it through its worker).
-        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, check_same_thread=False)
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, check_same_thread=same_thread)
     except (sqlite3.Error, ValueError) as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     try:

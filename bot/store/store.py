@@ -82,12 +82,30 @@ class Store:
     """One connection to the referee's SQLite file, used by one thread at a time (TableService runs it on
     its worker thread)."""
 
-    def __init__(self, db: Database, path: Path) -> None:
-        self.db = db
+    def __init__(
+        self, db: Database, path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, synchronous: Synchronous = "FULL"
+    ) -> None:
         self.path = path
-        self.rolls = Rolls(db, path)
-        self.decks = Decks(db, path)
-        self.settings = SettingsTables(db, path)
+        self._opened_with = (busy_timeout_ms, synchronous)
+        self._use(db)
+
+    def _use(self, db: Database) -> None:
+        self.db = db
+        self.rolls = Rolls(db, self.path)
+        self.decks = Decks(db, self.path)
+        self.settings = SettingsTables(db, self.path)
+
+    def rebind(self, *, same_thread: bool) -> None:
+        """Reopen the connection from the calling thread. With `same_thread`, that thread alone may use
+        it from now on (sqlite3 refuses any other): the service's worker thread takes the store this way
+        when it starts, and gives it back (`same_thread=False`) when it stops."""
+        timeout, synchronous = self._opened_with
+        fresh = open_database(self.path, busy_timeout_ms=timeout, synchronous=synchronous, same_thread=same_thread)
+        self.db.close()
+        self.db = fresh
+        # The parts keep their identity (a call handed to the worker may already hold their methods).
+        for part in (self.rolls, self.decks, self.settings):
+            part._db = fresh
 
     @classmethod
     def open(
@@ -98,10 +116,22 @@ class Store:
         synchronous: Synchronous = "FULL",
     ) -> Store:
         path = Path(path)
-        return cls(open_database(path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous), path)
+        db = open_database(path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous)
+        return cls(db, path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous)
 
     def close(self) -> None:
-        self.db.close()
+        self._closed = True
+        # A connection a service's worker took for itself is closed by that worker as it stops.
+        with contextlib.suppress(sqlite3.ProgrammingError):
+            self.db.close()
+
+    def release(self) -> None:
+        """The worker thread that took the connection (`rebind`) gives it back as it stops: a connection
+        any thread may use again, or none when the store was closed meanwhile."""
+        if getattr(self, "_closed", False):
+            self.db.close()
+            return
+        self.rebind(same_thread=False)
 
     def __enter__(self) -> Store:
         return self
