@@ -90,7 +90,7 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
             if hp_after > unit.hp:  # a unit at full HP gets no "healed by 0" line
                 ctx.emit(ev.Healed(target=unit.uid, amount=hp_after - unit.hp, hp_after=hp_after))
     elif isinstance(effect, DrawEffect):
-        draw_cards(ctx, _player(src, effect.player), effect.count)
+        draw_cards(ctx, _player(src, effect.player), effect.count, card=src.card)
     elif isinstance(effect, GainEtherEffect):
         gain_ether(ctx, _player(src, effect.player), effect.amount, "effect")
     elif isinstance(effect, TapEffect):
@@ -110,6 +110,7 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
                     controller=src.controller,
                     until="turn" if effect.duration == "turn" else "starts",
                     remaining=effect.count or 0,
+                    card=src.card,
                 )
             )
     elif isinstance(effect, ContinuingEffect):

@@ -62,6 +62,7 @@ class DeckRebuilt(_Event):
     order: tuple[str, ...]
     number: int | None
     astral_rights: int
+    rights_after: int | None = None  # the player's astral-code rights after it (None: an older log)
 
 
 class CardsDrawn(_Event):
@@ -69,6 +70,10 @@ class CardsDrawn(_Event):
     seat: int
     cards: tuple[str, ...]
     short: int = 0  # cards that could not be drawn
+    # Counts after the draw (None: an event of an older log) and the card whose effect drew (None: the draw phase).
+    hand_after: int | None = None
+    deck_after: int | None = None
+    card: str | None = None
 
 
 class EtherGained(_Event):
@@ -76,6 +81,7 @@ class EtherGained(_Event):
     seat: int
     amount: int
     reason: Literal["second_player", "conversion", "effect"]
+    total_after: int | None = None  # the player's ether after the gain (None: an event of an older log)
 
 
 class EtherEmptied(_Event):
@@ -125,6 +131,16 @@ class CardConverted(_Event):
     seat: int
     card: str
     ether: int
+
+
+class EtherEffectNotFired(_Event):
+    """The player asked for the ether effect, but the table's `ether_effect_limit` (house rule 7) had
+    already used up this turn's: the card is converted without it."""
+
+    type: Literal["ether_effect_not_fired"] = "ether_effect_not_fired"
+    seat: int
+    card: str
+    limit: Literal["per_player", "per_card", "per_table"]
 
 
 class EtherEffectFired(_Event):
@@ -203,8 +219,27 @@ class AttackResolved(_Event):
     type: Literal["attack_resolved"] = "attack_resolved"
 
 
+class DefPart(BaseModel):
+    """One change to a unit's printed DEF: a Sephirot code's bonus, an effect's DEF change, or a manual
+    adjustment (`card` None). `until`: how long a change lasts (None for a code, worn until it breaks)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["code", "effect", "adjust"]
+    card: str | None = None
+    amount: int
+    until: Literal["turn", "starts"] | None = None
+
+
 class DamageDealt(_Event):
-    """The damage pipeline's outcome for one unit: rolled/fixed amount, reduction, final damage, HP after."""
+    """The damage pipeline's outcome for one unit: rolled/fixed amount, reduction, final damage, HP after.
+
+    How DEF was applied (house rules 12, 14): `printed_def` and `def_parts` add up to the unit's DEF
+    (never below 0); `def_rule` says whether it counted in full (untapped, or blocking), halved because
+    the unit is tapped (rounded down), or not at all (a spell, support skill or other damage);
+    `def_applied` is the DEF the damage met and `difference` is `amount - def_applied`, unclamped
+    (`final` is that, never below 0). The DEF fields are None in events of older logs.
+    """
 
     type: Literal["damage_dealt"] = "damage_dealt"
     source: SourceKind
@@ -214,6 +249,11 @@ class DamageDealt(_Event):
     reduction: int
     final: int
     hp_after: int
+    printed_def: int | None = None
+    def_parts: tuple[DefPart, ...] = ()
+    def_rule: Literal["full", "blocking", "halved", "ignored"] | None = None
+    def_applied: int | None = None
+    difference: int | None = None
 
 
 class SephirotChecked(_Event):
@@ -246,6 +286,7 @@ class DefChanged(_Event):
     controller: int
     until: Literal["turn", "starts"]
     remaining: int = 0
+    card: str | None = None  # the card whose effect changed it (None: an event of an older log)
 
 
 class DefChangesExpired(_Event):
@@ -387,6 +428,7 @@ Event = Annotated[
     | Tapped
     | CardConverted
     | EtherEffectFired
+    | EtherEffectNotFired
     | SpellCast
     | SpellResolved
     | SkillUsed

@@ -121,6 +121,7 @@ class DefModifier(_Mutable):
     controller: int
     until: Literal["turn", "starts"]
     remaining: int = 0
+    card: str | None = None  # the card whose effect made it; None: a manual adjustment
 
 
 class PendingAttack(_Mutable):
