@@ -68,9 +68,9 @@ def end_game(ctx: Ctx, winner: int, reason: str) -> None:
         ctx.emit(ev.GameEnded(winner=winner, reason=reason))
 
 
-def draw_cards(ctx: Ctx, seat: int, count: int, card: str | None = None) -> None:
+def draw_cards(ctx: Ctx, seat: int, count: int, card: str | None = None, skill: str | None = None) -> None:
     """Draw `count` cards; an empty deck follows the table's deck_out option (house rules 4, 18, 20).
-    `card`: the card whose effect draws (None: the draw phase)."""
+    `card` (and `skill` of it): whose effect draws (None: the draw phase)."""
     state = ctx.state
     wanted = count
     while wanted > 0 and not state.over:
@@ -78,7 +78,7 @@ def draw_cards(ctx: Ctx, seat: int, count: int, card: str | None = None) -> None
         take = tuple(player.deck[:wanted])
         if take:
             hand, deck = len(player.hand) + len(take), len(player.deck) - len(take)
-            ctx.emit(ev.CardsDrawn(seat=seat, cards=take, hand_after=hand, deck_after=deck, card=card))
+            ctx.emit(ev.CardsDrawn(seat=seat, cards=take, hand_after=hand, deck_after=deck, card=card, skill=skill))
             wanted -= len(take)
             continue
         mode = state.options.deck_out
@@ -90,12 +90,12 @@ def draw_cards(ctx: Ctx, seat: int, count: int, card: str | None = None) -> None
             if pool:
                 order, number = ctx.shuffled(pool)
                 rights = player.astral_rights + 1
-                ctx.emit(
-                    ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1, rights_after=rights)
-                )
+                ctx.emit(ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1, rights_after=rights))
                 continue
         hand, deck = len(player.hand), len(player.deck)
-        ctx.emit(ev.CardsDrawn(seat=seat, cards=(), short=wanted, hand_after=hand, deck_after=deck, card=card))
+        ctx.emit(
+            ev.CardsDrawn(seat=seat, cards=(), short=wanted, hand_after=hand, deck_after=deck, card=card, skill=skill)
+        )
         return
 
 

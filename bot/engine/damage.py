@@ -45,7 +45,13 @@ def defense_against(ctx: Ctx, unit: Unit, source: SourceKind, *, blocker: bool) 
     """DEF for one hit (house rule 14: DEF is the only reduction the vocabulary knows)."""
     state = ctx.state
     parts = [
-        ev.DefPart(kind="effect" if m.card is not None else "adjust", card=m.card, amount=m.amount, until=m.until)
+        ev.DefPart(
+            kind="effect" if m.card is not None else "adjust",
+            card=m.card,
+            amount=m.amount,
+            until=m.until,
+            skill=m.skill,
+        )
         for m in state.def_mods
         if m.unit == unit.uid
     ]

@@ -74,6 +74,7 @@ class CardsDrawn(_Event):
     hand_after: int | None = None
     deck_after: int | None = None
     card: str | None = None
+    skill: str | None = None  # the skill of `card` that drew
 
 
 class EtherGained(_Event):
@@ -229,6 +230,7 @@ class DefPart(BaseModel):
     card: str | None = None
     amount: int
     until: Literal["turn", "starts"] | None = None
+    skill: str | None = None
 
 
 class DamageDealt(_Event):
@@ -287,6 +289,7 @@ class DefChanged(_Event):
     until: Literal["turn", "starts"]
     remaining: int = 0
     card: str | None = None  # the card whose effect changed it (None: an event of an older log)
+    skill: str | None = None  # the skill of `card` whose effect it is (None: the card's own effect)
 
 
 class DefChangesExpired(_Event):

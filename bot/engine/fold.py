@@ -250,7 +250,13 @@ def _knocked_out(s: GameState, e: ev.KnockedOut) -> None:
 def _def_changed(s: GameState, e: ev.DefChanged) -> None:
     s.def_mods.append(
         DefModifier(
-            unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining, card=e.card
+            unit=e.unit,
+            amount=e.amount,
+            controller=e.controller,
+            until=e.until,
+            remaining=e.remaining,
+            card=e.card,
+            skill=e.skill,
         )
     )
 

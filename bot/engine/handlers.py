@@ -35,18 +35,22 @@ def seat_of(state: GameState, player: str) -> int:
 
 
 def game_over(state: GameState) -> RuleViolation:
-    """"This game is over (who won, and how) — /game start for a new one"."""
+    """ "This game is over (who won, and how) — /game start for a new one"."""
     winner = state.players[state.winner].name if state.winner is not None else "?"
     reason = state.end_reason or "none"
     how = Named(t(f"engine.end_reason.{reason}", "ja"), t(f"engine.end_reason.{reason}", "en"))
     return RuleViolation("engine.game_over", winner=winner, how=how)
 
 
+def field_name(field: str) -> Named:
+    """An /adjust field as a player reads it, in both languages."""
+    return Named(t(f"engine.field.{field}", "ja"), t(f"engine.field.{field}", "en"))
+
+
 def _untap(state: GameState) -> Named:
     """The table's untap option, as `/game status` prints it, with its meaning (house rule 3)."""
-    value = state.options.untap
-    key = f"engine.untap.{value}"
-    return Named(f"untap:{value}（{t(key, 'ja')}）", f"untap:{value} ({t(key, 'en')})")
+    key = f"engine.untap.{state.options.untap}"
+    return Named(t(key, "ja"), t(key, "en"))
 
 
 def require_active(state: GameState, seat: int) -> None:
@@ -301,7 +305,8 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
             )
         )
         return
-    resolve(ctx, skill.effects, Source(seat, skill.kind, card.id, self_unit=unit.uid, target=target, ally_target=ally))
+    src = Source(seat, skill.kind, card.id, self_unit=unit.uid, target=target, ally_target=ally, skill=skill.id)
+    resolve(ctx, skill.effects, src)
     _after_action(ctx, seat)
 
 
@@ -391,6 +396,7 @@ def _resolve_attack(ctx: Ctx, blocker: str | None) -> None:
         ally_target=pending.ally_target,
         blocker=blocker,
         rolls=dict(pending.rolls),
+        skill=skill.id,
     )
     attacker = pending.attacker
     ctx.emit(ev.AttackResolved())
@@ -413,7 +419,7 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
         _adjust_cards(ctx, seat, a)
         return
     if a.cards:
-        raise RuleViolation("engine.adjust_no_cards", field=a.field)
+        raise RuleViolation("engine.adjust_no_cards", field=field_name(a.field))
     owner, old = _check_adjust(state, a.subject, a.field, a.value)
     if owner == seat:
         _adjusted(ctx, seat, a.subject, a.field, old, a.value, a.note)
@@ -422,9 +428,7 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
     if pending is not None:
         raise RuleViolation("engine.adjust_already_pending", player=state.players[pending.owner].name)
     ctx.emit(
-        ev.AdjustRequested(
-            seat=seat, owner=owner, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note
-        )
+        ev.AdjustRequested(seat=seat, owner=owner, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note)
     )
 
 

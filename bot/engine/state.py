@@ -122,6 +122,7 @@ class DefModifier(_Mutable):
     until: Literal["turn", "starts"]
     remaining: int = 0
     card: str | None = None  # the card whose effect made it; None: a manual adjustment
+    skill: str | None = None  # the skill of `card` whose effect made it
 
 
 class PendingAttack(_Mutable):
