@@ -200,7 +200,9 @@ def _damage(e: ev.DamageDealt, n: Names) -> str:
         how = _l("def_halved", n, total=total, half=half)
     else:
         how = _l(f"def_{e.def_rule}", n)
-    result = str(e.final) if e.difference > 0 else _l("def_covers", n, difference=e.difference)
+    # A hit DEF covers: the difference as it is (0 or below, with the minus sign of the sum), then 0.
+    shown = f"−{-e.difference}" if e.difference < 0 else str(e.difference)
+    result = str(e.final) if e.difference > 0 else _l("def_covers", n, difference=shown)
     return _l(
         "damage_def",
         n,

@@ -296,7 +296,7 @@ def _resonance_reset(b: GameState, a: GameState, e: ev.ResonanceReset) -> None:
 def _summoned(b: GameState, a: GameState, e: ev.Summoned) -> None:
     assert b.find_unit(e.uid) is None and b.find_aura(e.uid) is None
     assert (a.find_unit(e.uid) or a.find_aura(e.uid)) is not None
-    assert e.cost == getattr(a.cards[e.card], "cost") == b.players[e.seat].ether - a.players[e.seat].ether
+    assert e.cost == a.cards[e.card].cost == b.players[e.seat].ether - a.players[e.seat].ether
 
 
 def _conceded(b: GameState, a: GameState, e: ev.Conceded) -> None:
