@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from bot.catalog import Arcastella, Follower, SephirotCode, Spell, load_catalog
+from bot.catalog import Arcastella, AuraCompolta, Deck, Follower, SephirotCode, Spell, load_catalog
 from bot.dice import FairRandomness
 from bot.engine import (
     Adjust,
@@ -191,6 +191,7 @@ def _damage(b: GameState, a: GameState, e: ev.DamageDealt) -> None:
         [unit.equipment] if isinstance(code, SephirotCode) and code.def_bonus else []
     )
     total = b.effective_def(unit)
+    assert e.def_applied is not None and e.difference is not None
     if e.source in ("attack", "astral"):
         assert e.def_rule in ("full", "blocking", "halved")
         assert e.def_applied == (total // 2 if e.def_rule == "halved" else total)
@@ -296,7 +297,9 @@ def _resonance_reset(b: GameState, a: GameState, e: ev.ResonanceReset) -> None:
 def _summoned(b: GameState, a: GameState, e: ev.Summoned) -> None:
     assert b.find_unit(e.uid) is None and b.find_aura(e.uid) is None
     assert (a.find_unit(e.uid) or a.find_aura(e.uid)) is not None
-    assert e.cost == a.cards[e.card].cost == b.players[e.seat].ether - a.players[e.seat].ether
+    card = a.cards[e.card]
+    assert isinstance(card, Follower | AuraCompolta)
+    assert e.cost == card.cost == b.players[e.seat].ether - a.players[e.seat].ether
 
 
 def _conceded(b: GameState, a: GameState, e: ev.Conceded) -> None:
@@ -363,7 +366,10 @@ def _random_games() -> Iterator[list[Any]]:
         if game % 2:
             options = options.model_copy(update={"untap": "every_turn"})
         rng = FairRandomness(game.to_bytes(4, "big") + b"event-fields", f"event-fields-{game}")
-        players = [("alice", "Alice", r.choice(decks)), ("bob", "Bob", r.choice(decks))]
+        players: list[tuple[str, str, Deck | str]] = [
+            ("alice", "Alice", r.choice(decks)),
+            ("bob", "Bob", r.choice(decks)),
+        ]
         state, events = new_game(start_action(catalog, players, options), rng)
         while not state.over and state.turn <= 20:
             assert state.active is not None

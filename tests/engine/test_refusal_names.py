@@ -43,7 +43,9 @@ def test_a_tapped_attacker_and_a_self_triggering_skill_are_named() -> None:
     t.do(UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.kiri-no-sei"), 1, 1)
     t.do(Block(player="bob", blocker="p2.mizuha"), 1, 1)
     err = refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.mizuha"))
-    assert err.message("ja").startswith("焔刃のハルト(alice) はタップ状態なので、攻撃スキルもアストラルコードも使えません")
+    assert err.message("ja").startswith(
+        "焔刃のハルト(alice) はタップ状態なので、攻撃スキルもアストラルコードも使えません"
+    )
     assert err.message("en").startswith(
         "alice's 焔刃のハルト (Hart of the Blazing Blade) is tapped and cannot use an attack skill or astral code"
     )
