@@ -57,10 +57,14 @@ def gain_ether(ctx: Ctx, seat: int, amount: int, reason: str) -> None:
     """Add ether, never above the table's cap (house rule 5)."""
     cap = ctx.state.options.ether_cap
     player = ctx.state.players[seat]
+    due = amount
     if cap is not None:
         amount = min(amount, max(0, cap - player.ether))
     if amount > 0:
-        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason, total_after=player.ether + amount))
+        total = player.ether + amount
+        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason, total_after=total, capped=due - amount))
+    elif due > 0:  # the cap took all of it: say so, the table's house rule decided it
+        ctx.emit(ev.EtherCapped(seat=seat, amount=due, reason=reason, cap=cap or 0))
 
 
 def end_game(ctx: Ctx, winner: int, reason: str) -> None:

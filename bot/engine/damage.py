@@ -79,7 +79,7 @@ def deal_damage(ctx: Ctx, unit: Unit, amount: int, source: SourceKind, card: str
         assert isinstance(code, SephirotCode)
         face = ctx.roll("1d6", "sephirot", seat=unit.owner).total
         is_broken = face in code.breaks_on
-        ctx.emit(ev.SephirotChecked(unit=unit.uid, card=code.id, face=face, broken=is_broken))
+        ctx.emit(ev.SephirotChecked(unit=unit.uid, card=code.id, face=face, broken=is_broken, source=source))
         if is_broken:
             broken = code  # the event took the code off `unit` itself: its DEF bonus is gone below
     defense = defense_against(ctx, unit, source, blocker=blocker)

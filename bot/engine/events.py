@@ -83,6 +83,17 @@ class EtherGained(_Event):
     amount: int
     reason: Literal["second_player", "conversion", "effect"]
     total_after: int | None = None  # the player's ether after the gain (None: an event of an older log)
+    capped: int = 0  # ether the table's ether_cap (house rule 5) kept from this gain
+
+
+class EtherCapped(_Event):
+    """A gain the table's `ether_cap` (house rule 5) stopped entirely: the player already holds the cap."""
+
+    type: Literal["ether_capped"] = "ether_capped"
+    seat: int
+    amount: int
+    reason: Literal["second_player", "conversion", "effect"]
+    cap: int
 
 
 class EtherEmptied(_Event):
@@ -264,6 +275,7 @@ class SephirotChecked(_Event):
     card: str
     face: int
     broken: bool
+    source: SourceKind | None = None  # the damage that made the check (None: an event of an older log)
 
 
 class Healed(_Event):
@@ -422,6 +434,7 @@ Event = Annotated[
     | DeckRebuilt
     | CardsDrawn
     | EtherGained
+    | EtherCapped
     | EtherEmptied
     | TurnStarted
     | PhaseStarted

@@ -399,6 +399,7 @@ FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
     ev.DeckRebuilt: _rebuilt,
     ev.CardsDrawn: _drawn,
     ev.EtherGained: _ether_gained,
+    ev.EtherCapped: _nothing,
     ev.EtherEmptied: _ether_emptied,
     ev.TurnStarted: _turn_started,
     ev.PhaseStarted: _phase_started,

@@ -132,7 +132,27 @@ def _ether(e: ev.EtherGained, n: Names) -> str:
     reason = t(f"render.ether_reason.{e.reason}", n.locale)
     if e.total_after is None:
         return _l("ether_gained_plain", n, player=n.player(e.seat), amount=e.amount, reason=reason)
-    return _l("ether_gained", n, player=n.player(e.seat), amount=e.amount, reason=reason, total=e.total_after)
+    player = n.player(e.seat)
+    if e.capped:
+        rule = _house(n, 5, "ether_cap")
+        total = e.total_after
+        return _l(
+            "ether_gained_capped",
+            n,
+            player=player,
+            amount=e.amount,
+            reason=reason,
+            total=total,
+            capped=e.capped,
+            rule=rule,
+        )
+    return _l("ether_gained", n, player=player, amount=e.amount, reason=reason, total=e.total_after)
+
+
+def _ether_capped(e: ev.EtherCapped, n: Names) -> str:
+    reason = t(f"render.ether_reason.{e.reason}", n.locale)
+    rule = _house(n, 5, "ether_cap")
+    return _l("ether_capped", n, player=n.player(e.seat), amount=e.amount, reason=reason, cap=e.cap, rule=rule)
 
 
 def _ether_not_fired(e: ev.EtherEffectNotFired, n: Names) -> str:
@@ -230,7 +250,18 @@ def _def_part(part: ev.DefPart, n: Names) -> str:
 
 def _sephirot(e: ev.SephirotChecked, n: Names) -> str:
     key = "sephirot_broken" if e.broken else "sephirot_holds"
-    return _l(key, n, code=n.card(e.card), unit=n.unit(e.unit), face=e.face)
+    line = _l(key, n, code=n.card(e.card), unit=n.unit(e.unit), face=e.face)
+    if e.source is not None and e.source not in ("attack", "astral"):  # only sephirot_check:all_damage
+        source = t(f"render.source.{e.source}", n.locale)
+        line += _l("sephirot_any_damage", n, source=source, rule=_house(n, 13, "sephirot_check"))
+    return line
+
+
+def _attack_pending(e: ev.AttackPending, n: Names) -> str:
+    line = _l("attack_pending", n, target=n.unit(e.target), defender=n.player(e.defender))
+    if e.rolls:  # block_timing:after_roll: the dice are already on the table when the defender decides
+        line += _l("rolled_before_block", n, rule=_house(n, 11, "block_timing"))
+    return line
 
 
 def _def_changed(e: ev.DefChanged, n: Names) -> str:
@@ -341,6 +372,7 @@ _ENGINE_LINES: dict[type[Any], Line] = {
     ev.DeckRebuilt: _rebuilt,
     ev.CardsDrawn: _drawn,
     ev.EtherGained: _ether,
+    ev.EtherCapped: _ether_capped,
     ev.EtherEmptied: lambda e, n: _l(
         "ether_emptied", n, player=n.player(e.seat), amount=e.amount, rule=_house(n, 5, "ether_carry_over")
     ),
@@ -367,7 +399,7 @@ _ENGINE_LINES: dict[type[Any], Line] = {
     ev.SkillSkipped: lambda e, n: _l(
         "skill_skipped", n, unit=n.unit(e.unit), skill=n.skill(e.unit, e.skill), cost=e.cost
     ),
-    ev.AttackPending: lambda e, n: _l("attack_pending", n, target=n.unit(e.target), defender=n.player(e.defender)),
+    ev.AttackPending: _attack_pending,
     ev.BlockDeclared: lambda e, n: _l("block", n, blocker=n.unit(e.blocker), target=n.unit(e.target)),
     ev.BlockDeclined: lambda e, n: _l("no_block", n, player=n.player(e.seat)),
     ev.AttackResolved: lambda e, n: None,

@@ -86,6 +86,11 @@ def _ether_gained(b: GameState, a: GameState, e: ev.EtherGained) -> None:
     assert e.total_after == a.players[e.seat].ether
     cap = a.options.ether_cap
     assert cap is None or e.total_after <= cap
+    assert e.capped == 0 or e.total_after == cap  # the cap kept the rest out
+
+
+def _ether_capped(b: GameState, a: GameState, e: ev.EtherCapped) -> None:
+    assert e.amount > 0 and e.cap == b.options.ether_cap and b.players[e.seat].ether >= e.cap and a == b
 
 
 def _ether_emptied(b: GameState, a: GameState, e: ev.EtherEmptied) -> None:
@@ -206,6 +211,7 @@ def _sephirot(b: GameState, a: GameState, e: ev.SephirotChecked) -> None:
     code = a.cards[e.card]
     assert isinstance(code, SephirotCode) and _unit(b, e.unit).equipment == e.card
     assert e.broken == (e.face in code.breaks_on) and (_unit(a, e.unit).equipment is None) == e.broken
+    assert e.source in ("attack", "astral") or (e.source is not None and b.options.sephirot_check == "all_damage")
 
 
 def _healed(b: GameState, a: GameState, e: ev.Healed) -> None:
@@ -318,6 +324,7 @@ CHECKS: dict[type[Any], Check] = {
     ev.DeckRebuilt: _rebuilt,
     ev.CardsDrawn: _drawn,
     ev.EtherGained: _ether_gained,
+    ev.EtherCapped: _ether_capped,
     ev.EtherEmptied: _ether_emptied,
     ev.TurnStarted: _turn,
     ev.PhaseStarted: _phase,
@@ -437,5 +444,7 @@ def test_events_carry_their_new_values_never_the_older_logs_none() -> None:
                 assert None not in (event.printed_def, event.def_rule, event.def_applied, event.difference)
             elif isinstance(event, ev.DeckRebuilt):
                 assert event.rights_after is not None
+            elif isinstance(event, ev.SephirotChecked):
+                assert event.source is not None
             elif isinstance(event, ev.DefChanged):
                 assert event.card is not None

@@ -20,7 +20,8 @@ from tests.engine.conftest import Table, at_main, pass_until, refused, start
 # The fields added to events by this change, which older stored logs do not have.
 ADDED = {
     "cards_drawn": {"hand_after", "deck_after", "card", "skill"},
-    "ether_gained": {"total_after"},
+    "ether_gained": {"total_after", "capped"},
+    "sephirot_checked": {"source"},
     "deck_rebuilt": {"rights_after"},
     "damage_dealt": {"printed_def", "def_parts", "def_rule", "def_applied", "difference"},
     "def_changed": {"card", "skill"},
@@ -250,3 +251,46 @@ def test_a_whole_game_s_log_from_older_events_without_the_new_fields() -> None:
     old = TypeAdapter(list[Event]).validate_python(stripped)
     text = "\n".join(render_log(old, "en").lines)
     assert "Alice draws 5 card(s)." in text and "knight(Bob) takes 2 damage (attack: 6 − DEF 4) → HP 18." in text
+
+
+def test_the_ether_cap_says_what_it_kept_out() -> None:
+    t = start(("bolt",) * 10, ("bolt",) * 10, options=GameOptions(first_player="first_seat", ether_cap=2))
+    assert t.player(0).ether == 1  # the leader sage's dawnlight
+    lines = _lines(t, Charge(player="alice", card="bolt", use_ether_effect=False))  # bolt: 1 → 2
+    assert "Alice gains 1 ether (conversion) → 2." in lines["en"]
+    t.do(Pass(player="bob"))
+    lines = _lines(t, Charge(player="alice", card="bolt", use_ether_effect=False))
+    assert (
+        "Alice gains no ether (conversion): the pool is already at the cap of 2, so 1 is kept out"
+        " (this table's house rule 5, ether_cap:2)."
+    ) in lines["en"]
+    assert "（この卓のハウスルール5、ether_cap:2）。" in lines["ja"][-1]
+
+
+def test_a_partly_capped_gain_says_how_much_the_cap_kept_out() -> None:
+    t = start(("big",) * 10, ("bolt",) * 10, options=GameOptions(first_player="first_seat", ether_cap=3))
+    lines = _lines(t, Charge(player="alice", card="big"))  # big: 5 ether, 2 fit on the 1 she has
+    assert (
+        "Alice gains 2 ether (conversion) → 3; 3 more is kept out by the ether cap"
+        " (this table's house rule 5, ether_cap:3)."
+    ) in lines["en"]
+
+
+def test_a_spell_s_sephirot_check_names_the_option_that_asked_for_it() -> None:
+    options = GameOptions(first_player="first_seat", sephirot_check="all_damage")
+    t = start(DECK, DECK, options=options, seat2={"equipment": {"sage": "amulet"}})
+    pass_until(t, "main")
+    t.do(Adjust(player="alice", subject="alice", field="ether", value=9))
+    lines = _lines(t, Cast(player="alice", card="bolt", caster="p1.sage", target="p2.sage"), 5)
+    (check,) = [line for line in lines["en"] if line.startswith("Sephirot check")]
+    assert check.endswith(
+        "— it holds. spell damage makes the check too (this table's house rule 13, sephirot_check:all_damage)."
+    )
+
+
+def test_dice_rolled_before_the_block_name_house_rule_11() -> None:
+    t = at_main(DECK)
+    lines = _lines(t, UseSkill(player="alice", unit="p1.knight", skill="crash", target="p2.sage"), 3, 4)
+    assert lines["en"][-1].endswith(
+        "The damage dice were rolled before the block decision (this table's house rule 11, block_timing:after_roll)."
+    )
