@@ -196,6 +196,7 @@ def _lasting_field(state: GameState, names: Names) -> Field:
                 amount=f"{mod.amount:+d}",
                 remaining=mod.remaining,
                 player=names.player(mod.controller),
+                by=t("render.log.def_by", locale, card=names.effect_source(mod.card, mod.skill)) if mod.card else "",
             )
         )
     title = t("render.board.continuing", locale) if state.continuing else t("render.board.def_mods", locale)
