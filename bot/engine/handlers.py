@@ -489,7 +489,8 @@ def _check_adjust(state: GameState, subject: str, field: act.AdjustField, value:
         if value == 0:
             raise RuleViolation("engine.adjust_out_of_range", low=-10, high=10)
         _in_range(value, -10, 10)
-        return unit.owner, 0
+        # DEF changes add up: `old` is the unit's DEF change this turn so far, the value is added to it.
+        return unit.owner, sum(m.amount for m in state.def_mods if m.unit == unit.uid and m.until == "turn")
     if field == "resonance":
         aura = state.find_aura(subject)
         if aura is None:

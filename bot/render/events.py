@@ -291,10 +291,19 @@ def _adjusted(e: ev.Adjusted, n: Names) -> str:
     note = _l("adjust_note", n, note=e.note) if e.note else ""
     if e.moderator is not None:
         who = _l("adjust_by_moderator", n, moderator=n.player_by_user(e.moderator))
-        return _l("adjusted_by", n, who=who, subject=subject, field=field, old=e.old, new=e.new, note=note)
+        old, new = _values(e.field, e.old, e.new)
+        return _l("adjusted_by", n, who=who, subject=subject, field=field, old=old, new=new, note=note)
     if e.confirmed_by is not None:
         note += _l("adjust_confirmed", n, player=n.player(e.confirmed_by))
-    return _l("adjusted", n, player=n.player(e.seat), subject=subject, field=field, old=e.old, new=e.new, note=note)
+    old, new = _values(e.field, e.old, e.new)
+    return _l("adjusted", n, player=n.player(e.seat), subject=subject, field=field, old=old, new=new, note=note)
+
+
+def _values(field: str, old: int, new: int) -> tuple[str, str]:
+    """Old and new as the player reads them: a DEF change this turn adds to the changes before it."""
+    if field == "def_turn":
+        return f"{old:+d}", f"{old + new:+d}"
+    return str(old), str(new)
 
 
 def _field(field: str, n: Names) -> str:
@@ -309,6 +318,7 @@ def _subject(subject: str, n: Names) -> str:
 def _adjust_requested(e: ev.AdjustRequested, n: Names) -> str:
     """A request changes nothing yet: say who asked, what, and who must confirm it."""
     note = _l("adjust_note", n, note=e.note) if e.note else ""
+    old, new = _values(e.field, e.old, e.new)
     return _l(
         "adjust_requested",
         n,
@@ -316,8 +326,8 @@ def _adjust_requested(e: ev.AdjustRequested, n: Names) -> str:
         owner=n.player(e.owner),
         subject=_subject(e.subject, n),
         field=_field(e.field, n),
-        old=e.old,
-        new=e.new,
+        old=old,
+        new=new,
         note=note,
     )
 

@@ -270,8 +270,9 @@ def _adjust_value(state: GameState, subject: str, field: str) -> int:
 def _adjusted(b: GameState, a: GameState, e: ev.Adjusted) -> None:
     if e.field == "deck_top":
         return
-    if e.field == "def_turn":
-        assert _adjust_value(a, e.subject, e.field) - _adjust_value(b, e.subject, e.field) == e.new
+    if e.field == "def_turn":  # old: the changes this turn so far; new: the change it adds
+        assert e.old == _adjust_value(b, e.subject, e.field)
+        assert _adjust_value(a, e.subject, e.field) - e.old == e.new
         return
     assert (e.old, e.new) == (_adjust_value(b, e.subject, e.field), _adjust_value(a, e.subject, e.field))
 
@@ -392,6 +393,7 @@ def _scripted() -> list[list[Any]]:
     t.do(Adjust(player="bob", subject="p1.ignis-hart", field="hp", value=3))
     t.do(RejectAdjust(player="alice"))
     t.do(Adjust(player="alice", subject="p1.ignis-hart", field="def_turn", value=2))
+    t.do(Adjust(player="alice", subject="p1.ignis-hart", field="def_turn", value=-1))  # old: +2 so far
     t.do(Adjust(player="alice", subject="alice", field="discard", value=1, cards=(t.player(0).hand[0],)))
     miser = CARD.validate_python(
         _arc("miser", 12, 1, [skill("hoard", "support", 5, [{"kind": "gain_ether", "amount": 1}], "turn_start")])

@@ -189,6 +189,10 @@ def test_adjust_lines_name_the_field_in_the_reader_s_language() -> None:
     lines = _lines(t, Adjust(player="bob", subject="p1.knight", field="def_turn", value=2, note="ruling"))
     assert "DEF this turn" in lines["en"][0] and "def_turn" not in lines["en"][0]
     assert "このターンのDEF" in lines["ja"][0] and "def_turn" not in lines["ja"][0]
+    t.do(Adjust(player="alice", subject="p1.knight", field="def_turn", value=1))
+    lines = _lines(t, Adjust(player="alice", subject="p1.knight", field="def_turn", value=2))
+    assert lines["en"][0] == "Alice adjusts knight(Alice) DEF this turn: +1 → +3."  # changes add up
+    assert lines["ja"][0] == "Aliceがknight(Alice)のこのターンのDEFを調整: +1 → +3。"
     err = refused(t, Adjust(player="alice", subject="p1.knight", field="tapped", value=1, cards=("bolt",)))
     assert err.message("ja") == "タップ状態 の調整ではカードを指定しません。"
     assert err.message("en") == "Adjusting tapped state does not name cards."
