@@ -377,10 +377,10 @@ class DeckLooked(_Event):
 
 
 class Adjusted(_Event):
-    """A manual adjustment. For `def_turn`, `old` is the unit's DEF change this turn before it and `new`
-    the change it adds (they add up until the end phase). For `discard`, old/new are the hand sizes and `cards` the discarded cards
-    (now public); for `deck_top`, old/new are the count and `cards` the new top order (hidden: only
-    its owner may see it, like a shuffle's order)."""
+    """A manual adjustment. For `def_turn`, `old` is the unit's DEF change this turn before it and
+    `new` the change it adds (they add up until the end phase). For `discard`, old/new are the hand
+    sizes and `cards` the discarded cards (now public); for `deck_top`, old/new are the count and
+    `cards` the new top order (hidden: only its owner may see it, like a shuffle's order)."""
 
     type: Literal["adjusted"] = "adjusted"
     seat: int
