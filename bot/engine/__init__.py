@@ -30,6 +30,7 @@ from bot.engine.actions import (
 from bot.engine.engine import apply
 from bot.engine.errors import RuleViolation
 from bot.engine.events import Event
+from bot.engine.handlers import game_over
 from bot.engine.legal import legal_actions
 from bot.engine.options import GameOptions
 from bot.engine.replay import events_from_json, events_to_json, replay
@@ -60,6 +61,7 @@ __all__ = [
     "PlayerState",
     "RejectAdjust",
     "RuleViolation",
+    "game_over",
     "SeatSpec",
     "StartGame",
     "Summon",
