@@ -35,7 +35,8 @@ def seat_of(state: GameState, player: str) -> int:
 
 
 def game_over(state: GameState) -> RuleViolation:
-    """ "This game is over (who won, and how) — /game start for a new one"."""
+    """The refusal of any action on a finished table: this game is over, who won and how, and that
+    /game start begins a new one. A front end that finds the channel's last game finished raises it too."""
     winner = state.players[state.winner].name if state.winner is not None else "?"
     reason = state.end_reason or "none"
     how = Named(t(f"engine.end_reason.{reason}", "ja"), t(f"engine.end_reason.{reason}", "en"))
