@@ -158,9 +158,9 @@ def test_targets_must_be_named_and_must_be_on_the_right_side() -> None:
 
 def test_a_knockout_spell_can_be_cast_only_after_a_knockout_this_turn() -> None:
     t = _main(seat2={"leader": "knight"})
-    assert refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight")).message_key == (
-        "engine.wrong_timing.knockout"
-    )
+    err = refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight"))
+    assert err.message_key == "engine.wrong_timing.knockout"
+    assert "this table's house rule" in err.message("en") and "この卓のハウスルール" in err.message("ja")
     t.do(Adjust(player="bob", subject="p2.squire", field="hp", value=1))
     t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.squire"))
     t.do(Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight"))
