@@ -37,10 +37,11 @@ def seat_of(state: GameState, player: str) -> int:
 def game_over(state: GameState) -> RuleViolation:
     """The refusal of any action on a finished table: this game is over, who won and how, and that
     /game start begins a new one. A front end that finds the channel's last game finished raises it too."""
-    winner = state.players[state.winner].name if state.winner is not None else "?"
-    reason = state.end_reason or "none"
-    how = Named(t(f"engine.end_reason.{reason}", "ja"), t(f"engine.end_reason.{reason}", "en"))
-    return RuleViolation("engine.game_over", winner=winner, how=how)
+    if state.winner is None or state.end_reason is None:  # ended by /game end: nobody won
+        return RuleViolation("engine.game_over_no_winner")
+    key = f"engine.end_reason.{state.end_reason}"
+    how = Named(t(key, "ja"), t(key, "en"))
+    return RuleViolation("engine.game_over", winner=state.players[state.winner].name, how=how)
 
 
 def field_name(field: str) -> Named:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from bot.engine import Adjust, Block, Cast, Charge, Event, GameOptions, NoBlock, Pass, Summon, UseSkill
+from bot.engine import Adjust, Block, Cast, Charge, Event, GameOptions, NoBlock, Pass, Summon, UseSkill, game_over
 from bot.engine import events as ev
 from bot.engine.replay import EVENTS
 from bot.errors import RefereeError
@@ -171,6 +171,11 @@ def test_after_the_game_is_over_an_action_says_who_won_and_how_to_start_again() 
     assert (
         err.message("ja")
         == "この対戦は終わっています（Aliceの勝利: 相手のリーダーが戦闘脱落）。新しい対戦は /game start で始めます。"
+    )
+    # A table ended without a winner (a front end passes its last state to game_over): said as such.
+    unfinished = t.state.model_copy(update={"winner": None, "end_reason": None})
+    assert game_over(unfinished).message("en") == (
+        "This game is over (it was ended without a winner) — /game start for a new one."
     )
 
 
