@@ -30,6 +30,7 @@ from bot.engine.actions import (
 from bot.engine.engine import apply
 from bot.engine.errors import RuleViolation
 from bot.engine.events import Event
+from bot.engine.handlers import game_over
 from bot.engine.legal import legal_actions
 from bot.engine.options import GameOptions
 from bot.engine.replay import events_from_json, events_to_json, replay
@@ -68,6 +69,7 @@ __all__ = [
     "apply",
     "events_from_json",
     "events_to_json",
+    "game_over",
     "legal_actions",
     "new_game",
     "replay",

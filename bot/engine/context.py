@@ -57,10 +57,14 @@ def gain_ether(ctx: Ctx, seat: int, amount: int, reason: str) -> None:
     """Add ether, never above the table's cap (house rule 5)."""
     cap = ctx.state.options.ether_cap
     player = ctx.state.players[seat]
+    due = amount
     if cap is not None:
         amount = min(amount, max(0, cap - player.ether))
     if amount > 0:
-        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason))
+        total = player.ether + amount
+        ctx.emit(ev.EtherGained(seat=seat, amount=amount, reason=reason, total_after=total, capped=due - amount))
+    elif due > 0:  # the cap took all of it: say so, the table's house rule decided it
+        ctx.emit(ev.EtherCapped(seat=seat, amount=due, reason=reason, cap=cap or 0))
 
 
 def end_game(ctx: Ctx, winner: int, reason: str) -> None:
@@ -68,15 +72,17 @@ def end_game(ctx: Ctx, winner: int, reason: str) -> None:
         ctx.emit(ev.GameEnded(winner=winner, reason=reason))
 
 
-def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
-    """Draw `count` cards; an empty deck follows the table's deck_out option (house rules 4, 18, 20)."""
+def draw_cards(ctx: Ctx, seat: int, count: int, card: str | None = None, skill: str | None = None) -> None:
+    """Draw `count` cards; an empty deck follows the table's deck_out option (house rules 4, 18, 20).
+    `card` (and `skill` of it): whose effect draws (None: the draw phase)."""
     state = ctx.state
     wanted = count
     while wanted > 0 and not state.over:
         player = state.players[seat]
         take = tuple(player.deck[:wanted])
         if take:
-            ctx.emit(ev.CardsDrawn(seat=seat, cards=take))
+            hand, deck = len(player.hand) + len(take), len(player.deck) - len(take)
+            ctx.emit(ev.CardsDrawn(seat=seat, cards=take, hand_after=hand, deck_after=deck, card=card, skill=skill))
             wanted -= len(take)
             continue
         mode = state.options.deck_out
@@ -87,9 +93,13 @@ def draw_cards(ctx: Ctx, seat: int, count: int) -> None:
             pool = _rebuild_pool(player.cemetery, player.afterglow) + list(player.ether_area)
             if pool:
                 order, number = ctx.shuffled(pool)
-                ctx.emit(ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1))
+                rights = player.astral_rights + 1
+                ctx.emit(ev.DeckRebuilt(seat=seat, order=order, number=number, astral_rights=1, rights_after=rights))
                 continue
-        ctx.emit(ev.CardsDrawn(seat=seat, cards=(), short=wanted))
+        hand, deck = len(player.hand), len(player.deck)
+        ctx.emit(
+            ev.CardsDrawn(seat=seat, cards=(), short=wanted, hand_after=hand, deck_after=deck, card=card, skill=skill)
+        )
         return
 
 

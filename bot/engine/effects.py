@@ -42,6 +42,7 @@ class Source:
     blocker: str | None = None  # chosen_enemy effects of a blocked attack reach this unit instead
     rolls: dict[int, int] = field(default_factory=dict)  # effect index -> damage rolled before the block
     text: str = ""  # shown when an effect needs a choice nobody could make (triggers)
+    skill: str | None = None  # the skill of `card` whose effects these are (None: the card's own)
 
 
 def _units(ctx: Ctx, src: Source, target: str) -> list[Unit]:
@@ -90,7 +91,7 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
             if hp_after > unit.hp:  # a unit at full HP gets no "healed by 0" line
                 ctx.emit(ev.Healed(target=unit.uid, amount=hp_after - unit.hp, hp_after=hp_after))
     elif isinstance(effect, DrawEffect):
-        draw_cards(ctx, _player(src, effect.player), effect.count)
+        draw_cards(ctx, _player(src, effect.player), effect.count, card=src.card, skill=src.skill)
     elif isinstance(effect, GainEtherEffect):
         gain_ether(ctx, _player(src, effect.player), effect.amount, "effect")
     elif isinstance(effect, TapEffect):
@@ -110,6 +111,8 @@ def _resolve_one(ctx: Ctx, index: int, effect: Effect, src: Source) -> None:
                     controller=src.controller,
                     until="turn" if effect.duration == "turn" else "starts",
                     remaining=effect.count or 0,
+                    card=src.card,
+                    skill=src.skill,
                 )
             )
     elif isinstance(effect, ContinuingEffect):
@@ -223,7 +226,9 @@ def fire_skills(ctx: Ctx, unit: Unit, timing: str, *, only_leader: bool = False)
             )
         )
         kind: SourceKind = "knockout" if timing == "knockout" else skill.kind
-        resolve(ctx, skill.effects, Source(unit.owner, kind, card.id, self_unit=unit.uid, text=skill.text))
+        resolve(
+            ctx, skill.effects, Source(unit.owner, kind, card.id, self_unit=unit.uid, text=skill.text, skill=skill.id)
+        )
 
 
 def fire_followers(ctx: Ctx, seat: int, timing: str) -> None:

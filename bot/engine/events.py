@@ -62,6 +62,7 @@ class DeckRebuilt(_Event):
     order: tuple[str, ...]
     number: int | None
     astral_rights: int
+    rights_after: int | None = None  # the player's astral-code rights after it (None: an older log)
 
 
 class CardsDrawn(_Event):
@@ -69,6 +70,11 @@ class CardsDrawn(_Event):
     seat: int
     cards: tuple[str, ...]
     short: int = 0  # cards that could not be drawn
+    # Counts after the draw (None: an event of an older log) and the card whose effect drew (None: the draw phase).
+    hand_after: int | None = None
+    deck_after: int | None = None
+    card: str | None = None
+    skill: str | None = None  # the skill of `card` that drew
 
 
 class EtherGained(_Event):
@@ -76,6 +82,18 @@ class EtherGained(_Event):
     seat: int
     amount: int
     reason: Literal["second_player", "conversion", "effect"]
+    total_after: int | None = None  # the player's ether after the gain (None: an event of an older log)
+    capped: int = 0  # ether the table's ether_cap (house rule 5) kept from this gain
+
+
+class EtherCapped(_Event):
+    """A gain the table's `ether_cap` (house rule 5) stopped entirely: the player already holds the cap."""
+
+    type: Literal["ether_capped"] = "ether_capped"
+    seat: int
+    amount: int
+    reason: Literal["second_player", "conversion", "effect"]
+    cap: int
 
 
 class EtherEmptied(_Event):
@@ -125,6 +143,16 @@ class CardConverted(_Event):
     seat: int
     card: str
     ether: int
+
+
+class EtherEffectNotFired(_Event):
+    """The player asked for the ether effect, but the table's `ether_effect_limit` (house rule 7) had
+    already used up this turn's: the card is converted without it."""
+
+    type: Literal["ether_effect_not_fired"] = "ether_effect_not_fired"
+    seat: int
+    card: str
+    limit: Literal["per_player", "per_card", "per_table"]
 
 
 class EtherEffectFired(_Event):
@@ -203,8 +231,28 @@ class AttackResolved(_Event):
     type: Literal["attack_resolved"] = "attack_resolved"
 
 
+class DefPart(BaseModel):
+    """One change to a unit's printed DEF: a Sephirot code's bonus, an effect's DEF change, or a manual
+    adjustment (`card` None). `until`: how long a change lasts (None for a code, worn until it breaks)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["code", "effect", "adjust"]
+    card: str | None = None
+    amount: int
+    until: Literal["turn", "starts"] | None = None
+    skill: str | None = None
+
+
 class DamageDealt(_Event):
-    """The damage pipeline's outcome for one unit: rolled/fixed amount, reduction, final damage, HP after."""
+    """The damage pipeline's outcome for one unit: rolled/fixed amount, reduction, final damage, HP after.
+
+    How DEF was applied (house rules 12, 14): `printed_def` and `def_parts` add up to the unit's DEF
+    (never below 0); `def_rule` says whether it counted in full (untapped, or blocking), halved because
+    the unit is tapped (rounded down), or not at all (a spell, support skill or other damage);
+    `def_applied` is the DEF the damage met and `difference` is `amount - def_applied`, unclamped
+    (`final` is that, never below 0). The DEF fields are None in events of older logs.
+    """
 
     type: Literal["damage_dealt"] = "damage_dealt"
     source: SourceKind
@@ -214,6 +262,11 @@ class DamageDealt(_Event):
     reduction: int
     final: int
     hp_after: int
+    printed_def: int | None = None
+    def_parts: tuple[DefPart, ...] = ()
+    def_rule: Literal["full", "blocking", "halved", "ignored"] | None = None
+    def_applied: int | None = None
+    difference: int | None = None
 
 
 class SephirotChecked(_Event):
@@ -222,6 +275,7 @@ class SephirotChecked(_Event):
     card: str
     face: int
     broken: bool
+    source: SourceKind | None = None  # the damage that made the check (None: an event of an older log)
 
 
 class Healed(_Event):
@@ -246,6 +300,8 @@ class DefChanged(_Event):
     controller: int
     until: Literal["turn", "starts"]
     remaining: int = 0
+    card: str | None = None  # the card whose effect changed it (None: an event of an older log)
+    skill: str | None = None  # the skill of `card` whose effect it is (None: the card's own effect)
 
 
 class DefChangesExpired(_Event):
@@ -321,9 +377,10 @@ class DeckLooked(_Event):
 
 
 class Adjusted(_Event):
-    """A manual adjustment. For `discard`, old/new are the hand sizes and `cards` the discarded cards
-    (now public); for `deck_top`, old/new are the count and `cards` the new top order (hidden: only
-    its owner may see it, like a shuffle's order)."""
+    """A manual adjustment. For `def_turn`, `old` is the unit's DEF change this turn before it and
+    `new` the change it adds (they add up until the end phase). For `discard`, old/new are the hand
+    sizes and `cards` the discarded cards (now public); for `deck_top`, old/new are the count and
+    `cards` the new top order (hidden: only its owner may see it, like a shuffle's order)."""
 
     type: Literal["adjusted"] = "adjusted"
     seat: int
@@ -378,6 +435,7 @@ Event = Annotated[
     | DeckRebuilt
     | CardsDrawn
     | EtherGained
+    | EtherCapped
     | EtherEmptied
     | TurnStarted
     | PhaseStarted
@@ -387,6 +445,7 @@ Event = Annotated[
     | Tapped
     | CardConverted
     | EtherEffectFired
+    | EtherEffectNotFired
     | SpellCast
     | SpellResolved
     | SkillUsed

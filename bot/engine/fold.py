@@ -249,7 +249,15 @@ def _knocked_out(s: GameState, e: ev.KnockedOut) -> None:
 
 def _def_changed(s: GameState, e: ev.DefChanged) -> None:
     s.def_mods.append(
-        DefModifier(unit=e.unit, amount=e.amount, controller=e.controller, until=e.until, remaining=e.remaining)
+        DefModifier(
+            unit=e.unit,
+            amount=e.amount,
+            controller=e.controller,
+            until=e.until,
+            remaining=e.remaining,
+            card=e.card,
+            skill=e.skill,
+        )
     )
 
 
@@ -391,6 +399,7 @@ FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
     ev.DeckRebuilt: _rebuilt,
     ev.CardsDrawn: _drawn,
     ev.EtherGained: _ether_gained,
+    ev.EtherCapped: _nothing,
     ev.EtherEmptied: _ether_emptied,
     ev.TurnStarted: _turn_started,
     ev.PhaseStarted: _phase_started,
@@ -400,6 +409,7 @@ FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
     ev.Tapped: _tapped,
     ev.CardConverted: _converted,
     ev.EtherEffectFired: _ether_effect,
+    ev.EtherEffectNotFired: _nothing,
     ev.SpellCast: _spell_cast,
     ev.SpellResolved: _spell_resolved,
     ev.SkillUsed: _skill_used,

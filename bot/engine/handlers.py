@@ -13,6 +13,8 @@ from bot.engine.naming import card_name, printed_name, unit_name
 from bot.engine.phases import after_charge_step, after_main_action, after_main_pass, after_window_pass
 from bot.engine.state import GameState, Unit
 from bot.engine.targets import check_targets
+from bot.errors import Named
+from bot.i18n import t
 
 MAIN_TIMINGS_OWN = frozenset({"own_turn", "any"})
 MAIN_TIMINGS_OTHER = frozenset({"opponent_turn", "any"})
@@ -25,11 +27,32 @@ def seat_of(state: GameState, player: str) -> int:
     if not state.started:
         raise RuleViolation("engine.not_started")
     if state.over:
-        raise RuleViolation("engine.game_over")
+        raise game_over(state)
     seat = state.seat_of(player)
     if seat is None:
         raise RuleViolation("engine.not_a_player", player=player)
     return seat
+
+
+def game_over(state: GameState) -> RuleViolation:
+    """The refusal of any action on a finished table: this game is over, who won and how, and that
+    /game start begins a new one. A front end that finds the channel's last game finished raises it too."""
+    if state.winner is None or state.end_reason is None:  # ended by /game end: nobody won
+        return RuleViolation("engine.game_over_no_winner")
+    key = f"engine.end_reason.{state.end_reason}"
+    how = Named(t(key, "ja"), t(key, "en"))
+    return RuleViolation("engine.game_over", winner=state.players[state.winner].name, how=how)
+
+
+def field_name(field: str) -> Named:
+    """An /adjust field as a player reads it, in both languages."""
+    return Named(t(f"engine.field.{field}", "ja"), t(f"engine.field.{field}", "en"))
+
+
+def _untap(state: GameState) -> Named:
+    """The table's untap option, as `/game status` prints it, with its meaning (house rule 3)."""
+    key = f"engine.untap.{state.options.untap}"
+    return Named(t(key, "ja"), t(key, "en"))
 
 
 def require_active(state: GameState, seat: int) -> None:
@@ -83,7 +106,7 @@ def check_caster(state: GameState, seat: int, uid: str) -> Unit:
     """The named Arcastella that casts a spell or plays a card (【重要】 the caster must be named)."""
     unit, _ = own_arcastella(state, seat, uid)
     if unit.tapped and not state.options.tapped_may_act:
-        raise RuleViolation("engine.unit_tapped", unit=unit_name(state, uid))
+        raise RuleViolation("engine.tapped_may_not_act", unit=unit_name(state, uid))
     return unit
 
 
@@ -116,12 +139,15 @@ def charge(ctx: Ctx, a: act.Charge) -> None:
     seat = seat_of(state, a.player)
     if state.phase != "charge":
         raise RuleViolation("engine.not_charge_phase")
+    if not state.options.charge_rejoin and state.players[seat].charge_done:
+        raise RuleViolation("engine.charge_already_passed")  # house rule 6, charge_rejoin off
     require_active(state, seat)
     card_in_hand(state, seat, a.card)
     card = state.cards[a.card]
     if not isinstance(card, Spell):
         raise RuleViolation("engine.not_a_spell", card=card_name(state.cards, a.card), card_id=a.card)
-    fire = a.use_ether_effect and bool(card.ether_effect) and ether_effect_allowed(state, seat, a.card)
+    wanted = a.use_ether_effect and bool(card.ether_effect)
+    fire = wanted and ether_effect_allowed(state, seat, a.card)
     target = ally = None
     if fire:
         try:
@@ -135,7 +161,9 @@ def charge(ctx: Ctx, a: act.Charge) -> None:
             ) from None
     elif a.target is not None or a.ally_target is not None:
         raise RuleViolation("engine.no_target_needed", target=unit_name(state, a.target or a.ally_target))
-    ctx.emit(ev.CardConverted(seat=seat, card=a.card, ether=0))
+    ctx.emit(ev.CardConverted(seat=seat, card=a.card, ether=card.cost))
+    if wanted and not fire:  # the table's once-per-turn count (house rule 7) is used up: say so
+        ctx.emit(ev.EtherEffectNotFired(seat=seat, card=a.card, limit=state.options.ether_effect_limit))
     gain_ether(ctx, seat, card.cost, "conversion")
     raise_resonance(ctx, seat, "ether_conversion")
     if fire and not state.over:
@@ -227,8 +255,8 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
     player = state.players[seat]
     uses_right = False
     if skill.kind in ("attack", "astral"):
-        if unit.tapped:
-            raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.unit))
+        if unit.tapped:  # house rules 9 and 3: no attack while tapped; it untaps at a start phase
+            raise RuleViolation("engine.tapped_cannot_attack", unit=unit_name(state, a.unit), untap=_untap(state))
         if skill.kind == "astral" and state.options.astral_right == "deck_rebuild":
             if player.astral_rights <= 0:
                 raise RuleViolation("engine.no_astral_right")
@@ -239,7 +267,7 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
         if _support_used(card, unit, skill):
             raise RuleViolation("engine.support_used", unit=unit_name(state, a.unit))
         if unit.tapped and not state.options.tapped_may_act:
-            raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.unit))
+            raise RuleViolation("engine.tapped_may_not_act", unit=unit_name(state, a.unit))
     check_ether(state, seat, skill.cost)
     target, ally = check_targets(state, seat, skill.effects, a.target, a.ally_target)
     attack = skill.kind in ("attack", "astral")
@@ -279,7 +307,8 @@ def use_skill(ctx: Ctx, a: act.UseSkill) -> None:
             )
         )
         return
-    resolve(ctx, skill.effects, Source(seat, skill.kind, card.id, self_unit=unit.uid, target=target, ally_target=ally))
+    src = Source(seat, skill.kind, card.id, self_unit=unit.uid, target=target, ally_target=ally, skill=skill.id)
+    resolve(ctx, skill.effects, src)
     _after_action(ctx, seat)
 
 
@@ -332,8 +361,8 @@ def block(ctx: Ctx, a: act.Block) -> None:
         raise RuleViolation("engine.cannot_block_self", unit=unit_name(state, a.blocker))
     if unit.knocked_out:
         raise RuleViolation("engine.unit_knocked_out", unit=unit_name(state, a.blocker))
-    if unit.tapped:
-        raise RuleViolation("engine.unit_tapped", unit=unit_name(state, a.blocker))
+    if unit.tapped:  # the rulebook's アンタップ状態; when it untaps again is house rule 3
+        raise RuleViolation("engine.tapped_cannot_block", unit=unit_name(state, a.blocker), untap=_untap(state))
     if a.blocker not in allowed:
         raise RuleViolation("engine.not_arcastella", unit=unit_name(state, a.blocker))
     ctx.emit(ev.BlockDeclared(seat=seat, blocker=a.blocker, target=pending.target))
@@ -369,6 +398,7 @@ def _resolve_attack(ctx: Ctx, blocker: str | None) -> None:
         ally_target=pending.ally_target,
         blocker=blocker,
         rolls=dict(pending.rolls),
+        skill=skill.id,
     )
     attacker = pending.attacker
     ctx.emit(ev.AttackResolved())
@@ -391,7 +421,7 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
         _adjust_cards(ctx, seat, a)
         return
     if a.cards:
-        raise RuleViolation("engine.adjust_no_cards", field=a.field)
+        raise RuleViolation("engine.adjust_no_cards", field=field_name(a.field))
     owner, old = _check_adjust(state, a.subject, a.field, a.value)
     if owner == seat:
         _adjusted(ctx, seat, a.subject, a.field, old, a.value, a.note)
@@ -400,9 +430,7 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
     if pending is not None:
         raise RuleViolation("engine.adjust_already_pending", player=state.players[pending.owner].name)
     ctx.emit(
-        ev.AdjustRequested(
-            seat=seat, owner=owner, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note
-        )
+        ev.AdjustRequested(seat=seat, owner=owner, subject=a.subject, field=a.field, old=old, new=a.value, note=a.note)
     )
 
 
@@ -439,7 +467,7 @@ def moderator_adjust(ctx: Ctx, a: act.ModeratorAdjust) -> None:
     if not state.started:
         raise RuleViolation("engine.not_started")
     if state.over:
-        raise RuleViolation("engine.game_over")
+        raise game_over(state)
     if a.field in act.CARD_FIELDS:
         raise RuleViolation("engine.adjust_own_cards_only")
     owner, old = _check_adjust(state, a.subject, a.field, a.value)
@@ -463,7 +491,8 @@ def _check_adjust(state: GameState, subject: str, field: act.AdjustField, value:
         if value == 0:
             raise RuleViolation("engine.adjust_out_of_range", low=-10, high=10)
         _in_range(value, -10, 10)
-        return unit.owner, 0
+        # DEF changes add up: `old` is the unit's DEF change this turn so far, the value is added to it.
+        return unit.owner, sum(m.amount for m in state.def_mods if m.unit == unit.uid and m.until == "turn")
     if field == "resonance":
         aura = state.find_aura(subject)
         if aura is None:

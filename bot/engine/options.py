@@ -40,6 +40,11 @@ class GameOptions(BaseModel):
     tapped_may_act: bool = Field(
         default=True, description="(9) A tapped Arcastella may still cast spells and use support skills."
     )
+    untap: Literal["own_turn", "every_turn"] = Field(
+        default="own_turn",
+        description="(3) Tapped units untap at the start of their owner's turn, or at the start of every turn "
+        "(so a unit that attacked can block in the opponent's turn).",
+    )
     block_timing: Literal["after_roll", "before_roll"] = Field(
         default="after_roll",
         description="(11) The defender decides on a block after the damage dice are rolled, or before.",

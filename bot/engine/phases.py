@@ -21,11 +21,12 @@ def begin_turn(ctx: Ctx, seat: int) -> None:
 
 
 def start_phase(ctx: Ctx) -> None:
-    """Untap, DEF changes count down, turn-start skills (leader first), followers, then 【継続】 oldest first."""
+    """Untap (the turn player's units, or everyone's by option), DEF changes count down, turn-start
+    skills (leader first), followers, then 【継続】 oldest first."""
     state = ctx.state
     seat = state.turn_player
-    player = state.players[seat]
-    tapped = tuple(u.uid for u in player.units if u.tapped and not u.knocked_out)
+    seats = (seat,) if state.options.untap == "own_turn" else (seat, opponent(seat))  # house rule 3
+    tapped = tuple(u.uid for s in seats for u in state.players[s].units if u.tapped and not u.knocked_out)
     if tapped:
         ctx.emit(ev.Untapped(units=tapped))
     if any(m.until == "starts" and m.controller == seat for m in state.def_mods):

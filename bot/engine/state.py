@@ -121,6 +121,8 @@ class DefModifier(_Mutable):
     controller: int
     until: Literal["turn", "starts"]
     remaining: int = 0
+    card: str | None = None  # the card whose effect made it; None: a manual adjustment
+    skill: str | None = None  # the skill of `card` whose effect made it
 
 
 class PendingAttack(_Mutable):

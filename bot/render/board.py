@@ -100,7 +100,7 @@ def _waiting(state: GameState, names: Names) -> list[str]:
             owner=names.player(pending.owner),
             player=names.player(pending.seat),
             subject=names.unit(pending.subject) if "." in pending.subject else names.player_by_user(pending.subject),
-            field=pending.field,
+            field=t(f"engine.field.{pending.field}", names.locale),
             value=pending.value,
         )
     ]
@@ -146,11 +146,11 @@ def _player_field(state: GameState, seat: int, names: Names) -> Field:
         card = state.cards[aura.card]
         top = card.resonance_max if isinstance(card, AuraCompolta) else "?"
         rows.append(t("render.board.aura", locale, name=names.unit(aura.uid), value=aura.resonance, max=top))
-    rows.append(t("render.board.cemetery", locale, count=len(player.cemetery), cards=names.cards(player.cemetery)))
+    rows.append(t("render.board.cemetery", locale, count=len(player.cemetery), cards=names.cards_of(player.cemetery)))
     if player.afterglow:
-        rows.append(t("render.board.afterglow", locale, cards=names.cards(player.afterglow)))
+        rows.append(t("render.board.afterglow", locale, cards=names.cards_of(player.afterglow)))
     rows.append(
-        t("render.board.ether_area", locale, count=len(player.ether_area), cards=names.cards(player.ether_area))
+        t("render.board.ether_area", locale, count=len(player.ether_area), cards=names.cards_of(player.ether_area))
     )
     key = "render.board.player_turn" if state.started and seat == state.turn_player else "render.board.player"
     return Field(name=t(key, locale, player=player.name), value="\n".join(rows))
@@ -196,6 +196,7 @@ def _lasting_field(state: GameState, names: Names) -> Field:
                 amount=f"{mod.amount:+d}",
                 remaining=mod.remaining,
                 player=names.player(mod.controller),
+                by=t("render.log.def_by", locale, card=names.effect_source(mod.card, mod.skill)) if mod.card else "",
             )
         )
     title = t("render.board.continuing", locale) if state.continuing else t("render.board.def_mods", locale)

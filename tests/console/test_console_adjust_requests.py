@@ -40,7 +40,7 @@ async def test_bob_cannot_win_on_turn_one_by_setting_alices_leader_to_zero(sessi
     text(await session.run(START))
     before = await _state(session)
     shown = text(await session.run(f"bob: /adjust subject:{LEADER} field:hp value:0"))
-    assert "bob asks to adjust Hart of the Blazing Blade(alice) hp: 30 → 0" in shown
+    assert "bob asks to adjust Hart of the Blazing Blade(alice) HP: 30 → 0" in shown
     assert "→ alice: confirm or reject bob's request" in shown
     after = await _state(session)
     assert not after.over and after.find_unit("p1.ignis-hart") == before.find_unit("p1.ignis-hart")
@@ -48,7 +48,7 @@ async def test_bob_cannot_win_on_turn_one_by_setting_alices_leader_to_zero(sessi
     assert "Only alice" in refusal(await session.run("bob: /confirm"))
     assert "alice: confirm or reject" in text(await session.run("/game status"))
     shown = text(await session.run("alice: /adjust reject"))
-    assert "alice rejects bob's request to adjust Hart of the Blazing Blade(alice) hp; nothing changes." in shown
+    assert "alice rejects bob's request to adjust Hart of the Blazing Blade(alice) HP; nothing changes." in shown
     assert not (await _state(session)).over
 
 
@@ -96,7 +96,7 @@ async def test_a_moderator_corrects_at_once_and_only_a_moderator(session: Consol
     assert outcome.state.find_unit("p1.ignis-hart").hp == 12  # type: ignore[union-attr]
     (event,) = outcome.events
     assert (event.moderator, event.confirmed_by) == (str(judge), None)
-    assert "Moderator 4242 adjusts Hart of the Blazing Blade(alice) hp: 30 → 12 (ruling)." in text(
+    assert "Moderator 4242 adjusts Hart of the Blazing Blade(alice) HP: 30 → 12 (ruling)." in text(
         await session.run("/game log")
     )
 

@@ -93,7 +93,7 @@ async def test_unknown_and_ambiguous_names_are_refused_in_both_languages(session
     # Each language lists the units as its board prints them, so a name can be copied back.
     assert "Volk the Iron Wall(alice), Volk the Iron Wall(bob)" in both.split(" / ", 1)[1]
     shown = text(await session.run("alice: /adjust subject:鉄壁のヴォルク(alice) field:hp value:10 a misread card"))
-    assert "alice adjusts Volk the Iron Wall(alice) hp: 38 → 10 (a misread card)." in shown
+    assert "alice adjusts Volk the Iron Wall(alice) HP: 38 → 10 (a misread card)." in shown
     assert "You have no unit" in refusal(await session.run("alice: /cast card:spark-arrow caster:mizuha"))
     several = refusal(await session.run("alice: /charge card:潮"))
     assert "潮弾 (tide-bullet)" in several and "Tide Bullet (tide-bullet)" in several.split(" / ", 1)[1]
@@ -105,7 +105,7 @@ async def test_adjust_ether_of_a_player_and_tapped_of_a_unit(session: ConsoleSes
     text(await session.run(START))
     assert "bob adjusts bob ether: 2 → 5." in text(await session.run("bob: /adjust subject:bob field:ether value:5"))
     shown = text(await session.run("bob: /adjust subject:Sei field:tapped value:on"))
-    assert "Sei of the Mist(bob) tapped: 0 → 1" in shown
+    assert "Sei of the Mist(bob) tapped state: 0 → 1" in shown
     assert "field: must be one of" in refusal(await session.run("bob: /adjust subject:bob field:mana value:1"))
     # A name not at the table is refused by that name (not by the id the console made of it).
     shown = refusal(await session.run("bob: /adjust subject:carol field:ether value:3"))

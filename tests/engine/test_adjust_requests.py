@@ -36,7 +36,7 @@ def test_the_owner_confirms_and_the_log_says_who_asked_and_who_confirmed() -> No
     assert t.state.find_unit("p1.garde-volk").hp == 20  # type: ignore[union-attr]
     assert t.state.pending_adjust is None
     assert render_events(new, before, "en") == [
-        "bob adjusts Volk the Iron Wall(alice) hp: 38 → 20 (riddle) — confirmed by alice."
+        "bob adjusts Volk the Iron Wall(alice) HP: 38 → 20 (riddle) — confirmed by alice."
     ]
 
 
@@ -98,7 +98,7 @@ def test_a_moderator_correction_takes_effect_at_once_and_names_the_moderator() -
     new = t.do(ModeratorAdjust(moderator="999", subject="p1.garde-volk", field="hp", value=30, note="fix"))
     (event,) = new
     assert (event.seat, event.moderator) == (0, "999") and t.state.find_unit("p1.garde-volk").hp == 30  # type: ignore[union-attr]
-    assert render_events(new, before, "en") == ["Moderator 999 adjusts Volk the Iron Wall(alice) hp: 38 → 30 (fix)."]
+    assert render_events(new, before, "en") == ["Moderator 999 adjusts Volk the Iron Wall(alice) HP: 38 → 30 (fix)."]
     err = refused(t, ModeratorAdjust(moderator="999", subject="alice", field="discard", value=1))
     assert err.message_key == "engine.adjust_own_cards_only"
 

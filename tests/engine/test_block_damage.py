@@ -56,7 +56,7 @@ def test_only_another_untapped_standing_arcastella_of_the_defender_may_block() -
     t = _main()
     _tap(t, "p2.knight")
     t.do(UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.sage"))
-    assert _refused(t, Block(player="bob", blocker="p2.knight")) == "engine.unit_tapped"
+    assert _refused(t, Block(player="bob", blocker="p2.knight")) == "engine.tapped_cannot_block"
     assert _refused(t, Block(player="bob", blocker="p2.sage")) == "engine.cannot_block_self"
     assert _refused(t, Block(player="bob", blocker="p1.squire")) == "engine.not_your_unit"
     assert _refused(t, Block(player="alice", blocker="p2.squire")) == "engine.waiting_for_block"

@@ -37,7 +37,10 @@ def test_without_rejoining_a_player_who_passed_is_done_for_the_phase() -> None:
     assert t.state.active == 1  # alice passed for good, so bob goes on
     with pytest.raises(RuleViolation) as info:
         apply(t.state, Charge(player="alice", card="bolt"), LoadedDice())
-    assert info.value.message_key == "engine.not_your_priority"
+    # Not "it is not your priority": the table's house rule says a pass is final, and says so.
+    assert info.value.message_key == "engine.charge_already_passed"
+    assert "You already passed in this charge phase" in info.value.message("en")
+    assert "charge_rejoin:off" in info.value.message("ja") and "§6" in info.value.message("ja")
     t.do(Pass(player="bob"))
     assert t.state.phase == "main"
 

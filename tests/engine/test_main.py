@@ -98,7 +98,11 @@ def test_an_attack_skill_costs_ether_and_taps_its_user_which_then_cannot_attack(
     assert t.unit("p1.knight").tapped and t.player(0).ether == 9 - 1
     assert t.unit("p2.knight").hp == 20 - (6 - 4)
     err = refused(t, UseSkill(player="alice", unit="p1.knight", skill="slash", target="p2.knight"))
-    assert err.message_key == "engine.unit_tapped" and "This Arcastella is tapped" in err.bilingual()
+    assert err.message_key == "engine.tapped_cannot_attack"
+    # Not the rulebook's words: this table's house rules 9 and 3, with where to read them and the option.
+    assert "this table's house rule 9" in err.message("en") and "docs/house-rules.md §9" in err.message("en")
+    assert "at the start of its owner's turn: untap:own_turn" in err.message("en")
+    assert "この卓のハウスルール9" in err.message("ja")
 
 
 def test_a_support_skill_does_not_tap_and_works_once_per_arcastella_per_turn() -> None:
@@ -120,7 +124,8 @@ def test_a_tapped_arcastella_may_cast_and_support_unless_the_table_says_otherwis
     strict = _main(GameOptions(first_player="first_seat", tapped_may_act=False))
     strict.do(Adjust(player="alice", subject="p1.knight", field="tapped", value=1))
     err = refused(strict, Cast(player="alice", card="bolt", caster="p1.knight", target="p2.squire"))
-    assert err.message_key == "engine.unit_tapped"
+    assert err.message_key == "engine.tapped_may_not_act"
+    assert "option tapped_may_act:off" in err.message("en") and "docs/house-rules.md §9" in err.message("ja")
 
 
 def test_a_triggered_skill_cannot_be_used_by_hand() -> None:
@@ -153,9 +158,9 @@ def test_targets_must_be_named_and_must_be_on_the_right_side() -> None:
 
 def test_a_knockout_spell_can_be_cast_only_after_a_knockout_this_turn() -> None:
     t = _main(seat2={"leader": "knight"})
-    assert refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight")).message_key == (
-        "engine.wrong_timing.knockout"
-    )
+    err = refused(t, Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight"))
+    assert err.message_key == "engine.wrong_timing.knockout"
+    assert "this table's house rule" in err.message("en") and "この卓のハウスルール" in err.message("ja")
     t.do(Adjust(player="bob", subject="p2.squire", field="hp", value=1))
     t.do(Cast(player="alice", card="bolt", caster="p1.sage", target="p2.squire"))
     t.do(Cast(player="alice", card="vengeance", caster="p1.sage", target="p2.knight"))

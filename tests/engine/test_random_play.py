@@ -58,7 +58,10 @@ OPTION_CHOICES: dict[str, list[Any]] = {
 def _options(r: random.Random, game: int) -> GameOptions:
     if game % 4 == 0:  # a quarter of the games use the defaults
         return GameOptions()
-    return GameOptions(**{k: r.choice(v) for k, v in OPTION_CHOICES.items()})
+    options = GameOptions(**{k: r.choice(v) for k, v in OPTION_CHOICES.items()})
+    # The untap option (house rule 3) by the game's number: no draw from `r`, so the games of the
+    # other options (and the fingerprint, which shares OPTION_CHOICES) stay as they were.
+    return options.model_copy(update={"untap": "every_turn" if game % 3 == 1 else "own_turn"})
 
 
 def _check_invariants(before: GameState, after: GameState, events: list[Any], replica: GameState) -> None:

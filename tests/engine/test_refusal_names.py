@@ -43,8 +43,12 @@ def test_a_tapped_attacker_and_a_self_triggering_skill_are_named() -> None:
     t.do(UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.kiri-no-sei"), 1, 1)
     t.do(Block(player="bob", blocker="p2.mizuha"), 1, 1)
     err = refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="crimson-slash", target="p2.mizuha"))
-    assert err.message("ja") == "焔刃のハルト(alice) はタップ状態です。"
-    assert err.message("en") == "This Arcastella is tapped: alice's 焔刃のハルト (Hart of the Blazing Blade)."
+    assert err.message("ja").startswith(
+        "焔刃のハルト(alice) はタップ状態なので、攻撃スキルもアストラルコードも使えません"
+    )
+    assert err.message("en").startswith(
+        "alice's 焔刃のハルト (Hart of the Blazing Blade) is tapped and cannot use an attack skill or astral code"
+    )
     err = refused(t, UseSkill(player="alice", unit="p1.ignis-hart", skill="vanguard-call"))
     assert "「先陣の号令」" in err.message("ja")
     assert '"先陣の号令 (Call of the Vanguard)"' in err.message("en")

@@ -132,6 +132,7 @@ def test_a_turn_start_spell_is_cast_in_a_window_of_the_start_phase_and_not_in_th
     with pytest.raises(RuleViolation) as info:
         apply(t.state, Cast(player="alice", card="dawn", caster="p1.sage"), LoadedDice())
     assert info.value.message_key == "engine.wrong_timing.turn_start"
+    assert "house rule 19" in info.value.message("en")  # the start-phase window is this table's reading
     pass_until(t, "start", turn=3)  # no turn-end spell at bob's end phase: straight on to alice's turn 3
     assert (t.state.turn, t.state.phase, t.state.active) == (3, "start", 0)
     assert t.player(0).ether == 2  # dawnlight fired before the window opened

@@ -51,7 +51,7 @@ def test_tapped_and_knocked_out_units_are_marked(table: Table) -> None:
     ja = to_text(render_board(state, "ja"))
     assert "Sei of the Mist(bob)  HP 24/24  DEF 3  [tapped]" in en
     assert "Rei Glacia of the Ice Coffin(bob)  HP 0/32" in en and "[KNOCKED OUT]" in en
-    assert "[タップ]" in ja and "[戦闘不能]" in ja
+    assert "[タップ]" in ja and "[戦闘脱落]" in ja
 
 
 def test_cemetery_and_ether_area_are_public_and_named(table: Table) -> None:

@@ -16,10 +16,12 @@ Table = tuple[GameState, list[object], FairRandomness]
 def test_a_draw_says_how_many_cards_never_which(table: Table) -> None:
     state, _, _ = table
     drawn = tuple(state.players[0].deck[:2])
-    lines = render_events([ev.CardsDrawn(seat=0, cards=drawn)], state, "en")
+    lines = render_events([ev.CardsDrawn(seat=0, cards=drawn, hand_after=7, deck_after=23)], state, "en")
     assert lines == ["alice draws 2 card(s) (hand 7, deck 23)."]
     for card_id in drawn:
         assert state.cards[card_id].name_en not in lines[0] and card_id not in lines[0]
+    # The same event from an older log, without the counts: the line without them.
+    assert render_events([ev.CardsDrawn(seat=0, cards=drawn)], state, "en") == ["alice draws 2 card(s)."]
 
 
 def test_a_shuffle_says_its_size_and_draw_number_never_the_order(table: Table) -> None:
@@ -52,8 +54,9 @@ def test_damage_lines_give_the_roll_the_reduction_and_hp_after() -> None:
         if hits:
             hit = hits[0]
             lines = render_events(events, before, "en")
-            wanted = f"damage (attack: {hit.amount} − DEF {hit.reduction}) → HP {hit.hp_after}."
+            wanted = f"damage (attack: {hit.amount} − DEF {hit.def_applied} = "
             assert any(wanted in line and f"takes {hit.final} damage" in line for line in lines)
+            assert any(line.endswith(f"→ HP {hit.hp_after}.") for line in lines if wanted in line)
             return
     raise AssertionError("no attack with a DEF reduction in 400 random moves")
 
@@ -66,8 +69,8 @@ def test_a_knock_out_and_the_winner_are_announced(table: Table) -> None:
         ev.GameEnded(winner=0, reason="leader_knocked_out"),
     ]
     lines = render_events(events, state, "ja")
-    assert lines[1] == "水葉のミズハ(bob)は戦闘不能になりました。"
-    assert lines[2] == "🏆 aliceの勝利: 相手のリーダーが戦闘不能。"
+    assert lines[1] == "水葉のミズハ(bob)は戦闘脱落状態になりました。"
+    assert lines[2] == "🏆 aliceの勝利: 相手のリーダーが戦闘脱落。"
 
 
 def test_table_entries_undo_and_end_name_the_player(table: Table) -> None:
