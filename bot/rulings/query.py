@@ -32,6 +32,7 @@ _MIN_KANA_READING = 3
 # topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
 NOUN_WEIGHT, OTHER_WEIGHT, VARIANT_WEIGHT = 1.0, 0.5, 0.8
 _ENGLISH_UNKNOWN_WEIGHT = 0.4
+GENERIC_SHARE = 0.4  # a word of everyday speech (最初, 具体的, 良く): it seldom says what is asked
 PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not know
 
 
@@ -329,7 +330,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             compound_known = token.term in vocab.df
             if not compound_known:
                 continue  # its pieces follow and speak for it
-        weight = NOUN_WEIGHT if token.noun else OTHER_WEIGHT
+        weight = (NOUN_WEIGHT if token.noun else OTHER_WEIGHT) * (GENERIC_SHARE if token.generic else 1.0)
         if token.piece and compound_known:
             weight *= PIECE_SHARE  # the known compound already carries the meaning
         owners = {covered.get(i) for i in range(token.begin, token.end)}
