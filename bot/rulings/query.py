@@ -32,6 +32,7 @@ _MIN_KANA_READING = 3
 # topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
 NOUN_WEIGHT, OTHER_WEIGHT, VARIANT_WEIGHT = 1.0, 0.5, 0.8
 _ENGLISH_UNKNOWN_WEIGHT = 0.4
+_ENGLISH_PROSE_WEIGHT = 0.4
 GENERIC_SHARE = 0.4  # a word of everyday speech (最初, 具体的, 良く): it seldom says what is asked
 PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not know
 
@@ -167,7 +168,9 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             if word in stop or words[i] in stop or word.isdigit():
                 pass
             elif word in vocab.df:
-                plan.add(word, vocab)
+                # An English word the lexicon does not translate is found only in English prose (the
+                # house rules, a card's English name): an everyday word there ("says", "games") is no topic.
+                plan.add(word, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             elif any(c.isdigit() for c in word):  # "2d6", "1d6": the corpus has the pieces
                 for piece in re.findall(r"[a-z]+|[0-9]+", word):
                     if piece in vocab.df:

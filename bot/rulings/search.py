@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.rulings.glossary import Lexicon
-from bot.rulings.index import INDEX_VERSION, discard, ensure_index, looks_whole
+from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import split_parts
 from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
@@ -280,7 +280,10 @@ class Rulebook:
             shares: dict[str, float] = {}
             for t in members:
                 for game, n in self.term_games.get(t, {}).items():
-                    shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+                    if not game.startswith(HOUSE_PREFIX):
+                        shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+            if not shares:
+                continue  # a word only the house rules use: it says nothing of the game
             total += w
             for game, share in shares.items():
                 weight[game] = weight.get(game, 0.0) + w * share
