@@ -180,8 +180,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             ):
                 # A capitalised name the corpus quotes in English, as Sudachi reads it (Forever → フォーエバー);
                 # lower-case words stay English, or "start" would be read as the スタート of スタートフェイズ.
-                for term in sudachi:
-                    plan.add(term, vocab)
+                for term in sudachi:  # a guess at a name: it helps find the passage, weighs little
+                    plan.add(term, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
                 if _is_name(text, found[i].start()) and word not in plan.unknown_names:
@@ -298,6 +298,21 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name))
 
 
+def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
+    """A game's name says which game is meant (`plan.games`), not what is asked: it is neither a search
+    word (HorizonNotes is in the house rules' prose) nor an unknown word weighing on the coverage."""
+    names = {
+        n
+        for aliases in [*vocab.lexicon.games.values(), vocab.lexicon.other_games]
+        for a in aliases
+        for n in (a.lower(), to_katakana(a.lower()), *a.lower().split())
+    }
+    for word in [w for w in plan.unknown if w in names]:
+        del plan.unknown[word]
+    for unit in [u for u in plan.units if u in names or u.removeprefix("en:") in names]:
+        del plan.units[unit]
+
+
 def check_readable(question: str) -> None:
     """Refuse text that is not Unicode a user typed: lone surrogates, which is what argv holds for
     bytes that are not UTF-8 ($'\\xff'), even under a UTF-8 locale."""
@@ -314,7 +329,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])
     plan = QueryPlan(text=text)
     for match in _PHRASE.finditer(text):
-        quoted = next(g for g in match.groups() if g)
+        quoted = next(g for g in match.groups() if g).strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
         if len(quoted.strip()) > 1 and quoted.strip() not in plan.literals:
             plan.literals.append(quoted.strip())
         phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
@@ -353,6 +368,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                     plan.missing_keywords.append(token.surface)
     _english(text, vocab, plan)
     _games(text, vocab, plan)
+    _drop_game_names(vocab, plan)
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
     return plan
