@@ -110,9 +110,15 @@ class QueryPlan:
         return not self.terms
 
 
+# A contraction typed without its apostrophe ("cant", "doesnt") is the contraction.
+_CONTRACTIONS = {"cant": "can't", "dont": "don't", "doesnt": "doesn't", "wont": "won't", "isnt": "isn't"}
+
+
 def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> str:
-    """A light English stemmer that only lands on words the lexicon knows."""
-    if word in english or word in known:
+    """A light English stemmer that only lands on words the lexicon knows: a key of its own first
+    (triggered → trigger), then a word of a longer key (triggered, of "triggered ability")."""
+    word = _CONTRACTIONS.get(word, word)
+    if word in english:
         return word
     candidates = [word.removesuffix("'s").removesuffix("’s")]
     for suffix, repl in (
@@ -128,7 +134,10 @@ def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> st
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             candidates.append(word[: -len(suffix)] + repl)
     for candidate in candidates:
-        if candidate in english or candidate in known:
+        if candidate in english:
+            return candidate
+    for candidate in [word, *candidates]:
+        if candidate in known:
             return candidate
     return word
 

@@ -64,7 +64,7 @@ LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
 )  # the candidates compared with difflib: terms sharing a character pair with the word
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
-DIRECT_COVERAGE = 0.5
+DIRECT_COVERAGE = 0.6
 # Plainly outside the corpus: no game word, and the best passage carries less than this share.
 OUTSIDE_COVERAGE = 0.34
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
