@@ -65,6 +65,9 @@ LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
 DIRECT_COVERAGE = 0.6
+# A game keyword the corpus never names puts the question outside it when the keyword carries this
+# share of the question; a keyword mentioned in passing only keeps the answer from being direct.
+MISSING_KEYWORD_SHARE = 0.35
 # Plainly outside the corpus: no game word, and the best passage carries less than this share.
 OUTSIDE_COVERAGE = 0.34
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
@@ -297,10 +300,24 @@ class Rulebook:
         word at all and little in common with any passage."""
         if plan.other_games and not plan.games:
             return True
-        if plan.missing_keywords:
+        if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
         game_words = any(t in self.game_words for members in plan.units.values() for t in members)
         return not game_words and not plan.games and best < OUTSIDE_COVERAGE
+
+    def _missing_share(self, plan: QueryPlan) -> float:
+        """The share of the question (unknown words counted fully) that game keywords the corpus
+        never names carry: what it is about, or a detail of a question about something else."""
+        _, known = self._unit_weights(plan)
+        weight = self.idf("")
+        total = known + weight * sum(plan.unknown.values())
+        missing = {normalize(w) for w in plan.missing_keywords}
+        # A missing keyword sits in `unknown` under its corpus spelling (Evasive → 回避): count the
+        # unknown words that are keyword terms, or that the question typed as one.
+        found = sum(
+            w for word, w in plan.unknown.items() if word in missing or word in self.vocab.keyword_terms
+        )
+        return weight * found / total if total else 1.0
 
     # --- ranking ------------------------------------------------------------------------------
 
@@ -523,7 +540,7 @@ class Rulebook:
     ) -> Label:
         """A direct match when the best passage carries most of the question (each part's best, most
         of that part) and every game keyword of the question is in a passage shown."""
-        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names:
+        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
             return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
