@@ -351,7 +351,8 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _kana_variants(text, vocab, plan, covered)
     compound_known = False
     for token in tokens(text, stop):
-        if _ASCII.match(token.surface.lower()) and not token.surface.isdigit():
+        latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())
+        if latin and not token.surface.isdigit():
             continue  # Latin words go through the English path below
         if token.compound:
             compound_known = token.term in vocab.df

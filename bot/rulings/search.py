@@ -46,6 +46,10 @@ DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
 # rule: it comes after the rule it concerns (which quotes it as ⚠ 要確認) unless the question asks for it.
 UNVERIFIED_PENALTY = 0.15
 _ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
+# A translator's note is about the wording of the translation: it comes after the rule it comments
+# on, unless the question asks about the translation.
+TRANSLATOR_NOTE_PENALTY = 0.1
+_ASKS_TRANSLATION = ("訳", "日本語", "英語", "原文", "translat", "japanese", "english", "wording")
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 # Words the corpus does not know (a card's name, a word of everyday speech) and numbers weigh this
 # share of a known word of the same rarity in the question's coverage: a long question full of them
@@ -411,7 +415,8 @@ class Rulebook:
                 if c[term]
             )
             if tf:
-                score += plan.weights[term] * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
+                weight = plan.weights[term] * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
+                score += weight * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
         return score
 
     def _bonus(self, plan: QueryPlan, kind: Kind, name: str, plain: str) -> float:
@@ -426,6 +431,8 @@ class Rulebook:
             bonus += CARD_NAME_BONUS  # the passage about the card the question names
         if kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
             bonus -= UNVERIFIED_PENALTY
+        if kind is Kind.TRANSLATOR_NOTE and not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
+            bonus -= TRANSLATOR_NOTE_PENALTY
         if kind is Kind.DEFINITION:
             named = self.vocab.lexicon.prepare(name) in plan.text
             bonus += DEFINITION_BONUS - DEFINITION_PENALTY if named else -DEFINITION_PENALTY
