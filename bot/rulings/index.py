@@ -206,6 +206,12 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         db.execute("INSERT INTO meta VALUES ('version', ?)", (INDEX_VERSION,))
         db.execute("INSERT INTO meta VALUES ('passages', ?)", (str(len(rows)),))
         db.execute("INSERT INTO meta VALUES ('lexicon', ?)", (lexicon.model_dump_json(),))
+        # The names the rule documents quote (cards, abilities, keywords), as a question would type them:
+        # a question naming one finds it word for word, however the segmenter cuts it (直しましょ).
+        names = sorted(
+            {lexicon.prepare(n) for p, *_ in rows if p.kind is not Kind.HOUSE_RULE for n in p.names if len(n) >= 3}
+        )
+        db.execute("INSERT INTO meta VALUES ('names', ?)", (json.dumps(names, ensure_ascii=False),))
         db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
         db.commit()
     except BaseException:

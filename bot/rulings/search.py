@@ -131,6 +131,7 @@ class Rulebook:
             for row in self.db.execute("SELECT id, json FROM documents")
         }
         passages = int(self._meta("passages"))
+        self.names = tuple(json.loads(self._meta("names") or "[]"))
         self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
@@ -234,6 +235,9 @@ class Rulebook:
         """The question's search terms, with its typos corrected."""
         plan = analyse(question, self.vocab)
         self._correct(plan)
+        for name in self.names:  # a name the corpus quotes, typed without its brackets
+            if name in plan.text and name not in plan.literals:
+                plan.literals.append(name)
         return plan
 
     def _correct(self, plan: QueryPlan) -> None:
