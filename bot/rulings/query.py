@@ -223,7 +223,12 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 # hiragana is how a player spells a word out, wherever the segmenter cut it.
                 typed_katakana = run[i:j] == kata[i:j]
                 whole = not typed_katakana or (start + i in starts and start + j in ends)
-                if found and whole and not any(b <= start + i and start + j <= e for b, e in grammar):
+                # Never inside one particle or auxiliary (the しょう of でしょう), nor across one (the
+                # してい of していない is a verb and its ending, not 指定).
+                in_grammar = any(
+                    (b <= start + i and start + j <= e) or (start + i < b and e < start + j) for b, e in grammar
+                )
+                if found and whole and not in_grammar:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):
