@@ -300,6 +300,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
 
     def named(alias: str) -> bool:
         alias = to_katakana(alias.lower())
+        if alias not in lower:  # most questions name no game: the cheap test first
+            return False
         if _ASCII_PHRASE.match(alias):
             return re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", lower) is not None
         return any(at in starts for at in _find_all(lower, alias))

@@ -409,8 +409,10 @@ class Rulebook:
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
         """BM25F: term frequencies of the columns, each weighted and length-normalised, then saturated."""
-        counts = [Counter(column.split()) for column in columns]
-        lengths = [sum(c.values()) for c in counts]
+        wanted = plan.weights.keys()
+        split = [column.split() for column in columns]
+        counts = [Counter(t for t in words if t in wanted) for words in split]  # only the question's terms
+        lengths = [len(words) for words in split]
         score = 0.0
         for term in plan.terms:
             tf = sum(
