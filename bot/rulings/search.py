@@ -291,10 +291,15 @@ class Rulebook:
             shares: dict[str, float] = {}
             for t in members:
                 for game, n in self.term_games.get(t, {}).items():
-                    if not game.startswith(HOUSE_PREFIX):
-                        shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+                    # The house rules' prose says nothing of the game; a word the lexicon leads to
+                    # there (投了 → concede) is game vocabulary and counts for the house rules' game.
+                    if game.startswith(HOUSE_PREFIX):
+                        if t not in self.game_words:
+                            continue
+                        game = game.removeprefix(HOUSE_PREFIX)
+                    shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
             if not shares:
-                continue  # a word only the house rules use: it says nothing of the game
+                continue  # a word only the house rules' prose uses
             total += w
             for game, share in shares.items():
                 weight[game] = weight.get(game, 0.0) + w * share
@@ -472,6 +477,9 @@ class Rulebook:
             "options": dict(options or {}),
         }
         raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
+        if not rules and house and house[0].coverage >= HOUSE_COVERAGE and not self._outside(plan, raw, about):
+            # Only the house rules speak of it (投了, concede): the rulebook does not state this.
+            return Answer(answered=True, hits=[], label=Label.SILENT, house=[self._house_hit(house[0])], **common)
         if not rules or self._outside(plan, raw, about):
             return Answer(
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common

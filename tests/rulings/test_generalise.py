@@ -93,3 +93,12 @@ def test_a_keyword_named_in_passing_gets_the_closest_passages(rulebook: Rulebook
 def test_a_keyword_the_question_is_about_is_still_outside(rulebook: Rulebook) -> None:
     answer = rulebook.search("Does Bodyguard force my opponent to challenge it?")
     assert answer.label is Label.OUTSIDE and answer.hits == []
+
+
+def test_a_point_only_the_house_rules_speak_of_gets_the_house_rule(rulebook: Rulebook) -> None:
+    """Conceding is in no rule passage; the house rules settle it, so the answer is "the rulebook does
+    not state this" with the house rule, never "outside the corpus"."""
+    answer = rulebook.search("途中で投了してもいいの？")
+    assert answer.label is Label.SILENT
+    assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/20"]
+    assert answer.game == "horizonnotes"
