@@ -78,6 +78,9 @@ class QueryPlan:
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
     readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
+    # Unknown words that are common words of the dictionary (シールド, 強い): a typo of a rules term
+    # only if they read the same, never because they are spelled alike.
+    common: set[str] = field(default_factory=set)
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     games: list[str] = field(default_factory=list)  # corpus games the question names
@@ -381,6 +384,8 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             plan.add(token.term, vocab, weight=weight, unit=unit)
             if token.term not in vocab.df and unit is None:
                 plan.readings.setdefault(token.term, token.reading)
+                if token.common:
+                    plan.common.add(token.term)
                 if token.term in vocab.keyword_terms and not token.piece:
                     plan.missing_keywords.append(token.surface)
     _english(text, vocab, plan)

@@ -248,7 +248,12 @@ class Rulebook:
                 continue
             reading = plan.readings.get(word, "")
             found = sorted(self.vocab.by_reading.get(reading, ())) if len(reading) >= MIN_TYPO_CHARS else []
-            meant = found[0] if found else self._close_word(word, capitalised=word in plan.unknown_names)
+            if found:
+                meant: str | None = found[0]
+            elif word in plan.common:
+                continue  # a real word, only spelled like a rules term (シールド is no オールド)
+            else:
+                meant = self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
             targets = self.vocab.english.get(meant, (meant,)) if _LATIN.match(meant) else (meant,)

@@ -60,7 +60,7 @@ def strip_list_marks(text: str) -> str:
 
 
 class Token:
-    __slots__ = ("begin", "compound", "end", "generic", "noun", "piece", "reading", "surface", "term")
+    __slots__ = ("begin", "common", "compound", "end", "generic", "noun", "piece", "reading", "surface", "term")
 
     def __init__(self, surface: str, term: str, reading: str, begin: int = 0, end: int = 0) -> None:
         self.surface, self.term, self.reading = surface, term, reading
@@ -69,6 +69,7 @@ class Token:
         self.compound = False  # a split-mode-C word whose split-mode-A pieces follow it
         self.piece = False  # one of those pieces
         self.generic = False  # a word of everyday speech rather than of a topic (最初, 具体的, 良く)
+        self.common = False  # a common word of the dictionary (not a name, not unknown to it): no typo
 
 
 def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
@@ -105,6 +106,7 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
         return None
     token = Token(m.surface(), term, m.reading_form(), offset + m.begin(), offset + m.end())
     token.noun = pos in ("名詞", "接尾辞")
+    token.common = not m.is_oov() and speech[1] != "固有名詞"
     token.generic = (
         pos in ("形状詞", "副詞") or (pos == "形容詞" and speech[1] == "非自立可能") or speech[2] in _GENERIC_SUBPOS
     )

@@ -102,3 +102,11 @@ def test_a_point_only_the_house_rules_speak_of_gets_the_house_rule(rulebook: Rul
     assert answer.label is Label.SILENT
     assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/20"]
     assert answer.game == "horizonnotes"
+
+
+def test_a_common_word_spelled_like_a_rules_term_is_no_typo(rulebook: Rulebook) -> None:
+    """シールド and 強い are words of the dictionary: spelled like オールド or 強いる, but not typos of them.
+    A word the dictionary does not know (アルカステル) or a name (セフィロス) still is corrected."""
+    assert rulebook.plan("シールドで守るのは強いの？").corrections == []
+    assert ("アルカステル", "アルカステラ") in rulebook.plan("アルカステルの攻撃").corrections
+    assert ("セフィロス", "セフィロト") in rulebook.plan("セフィロスコードの判定").corrections
