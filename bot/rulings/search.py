@@ -332,9 +332,7 @@ class Rulebook:
         missing = {normalize(w) for w in plan.missing_keywords}
         # A missing keyword sits in `unknown` under its corpus spelling (Evasive → 回避): count the
         # unknown words that are keyword terms, or that the question typed as one.
-        found = sum(
-            w for word, w in plan.unknown.items() if word in missing or word in self.vocab.keyword_terms
-        )
+        found = sum(w for word, w in plan.unknown.items() if word in missing or word in self.vocab.keyword_terms)
         return weight * found / total if total else 1.0
 
     # --- ranking ------------------------------------------------------------------------------
