@@ -47,7 +47,7 @@ def test_a_game_name_is_neither_a_search_word_nor_an_unknown_word(rulebook: Rule
 
 
 def test_an_english_word_of_a_longer_key_is_stemmed_to_its_own_key(rulebook: Rulebook) -> None:
-    """ "triggered" is a word of the key "triggered ability"; alone it is the key "trigger"."""
+    """The word triggered belongs to the key "triggered ability"; alone it is the key "trigger"."""
     plan = rulebook.plan("Is a triggered effect resolved later?")
     assert "en:trigger" in plan.units
 
