@@ -42,6 +42,7 @@ SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English w
 # Tooltip definitions and terminology rows are glosses: behind the rules unless the question names
 # the defined term.
 DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
+DEFINITION_MAX_UNITS = 6
 # A 要確認 passage (the translator's list of open points, or a note) is about the translation, not the
 # rule: it comes after the rule it concerns (which quotes it as ⚠ 要確認) unless the question asks for it.
 UNVERIFIED_PENALTY = 0.15
@@ -448,7 +449,9 @@ class Rulebook:
         if kind is Kind.TRANSLATOR_NOTE and not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
             bonus -= TRANSLATOR_NOTE_PENALTY
         if kind is Kind.DEFINITION:
-            named = self.vocab.lexicon.prepare(name) in plan.text
+            # Named in a short question, the definition may be what is asked ("共鳴値って？"); in a long
+            # one the term is one word among many, and the rules about it come first.
+            named = self.vocab.lexicon.prepare(name) in plan.text and len(plan.units) <= DEFINITION_MAX_UNITS
             bonus += DEFINITION_BONUS - DEFINITION_PENALTY if named else -DEFINITION_PENALTY
         return bonus
 

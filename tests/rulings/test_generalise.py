@@ -110,3 +110,11 @@ def test_a_common_word_spelled_like_a_rules_term_is_no_typo(rulebook: Rulebook) 
     assert rulebook.plan("シールドで守るのは強いの？").corrections == []
     assert ("アルカステル", "アルカステラ") in rulebook.plan("アルカステルの攻撃").corrections
     assert ("セフィロス", "セフィロト") in rulebook.plan("セフィロスコードの判定").corrections
+
+
+def test_a_long_question_naming_a_term_gets_the_rule_before_the_definition(rulebook: Rulebook) -> None:
+    """Asked alone, エーテル変換 may mean "what is it" (its definition); in a long question about how
+    conversion goes, the rule comes first."""
+    assert rulebook.search("エーテル変換とは？").hits[0].kind is Kind.DEFINITION
+    long = "エーテル変換について、手札のスペルカードは何枚ずつエーテルエリアに送れて、相手と交互に続くのか知りたい"
+    assert rulebook.search(long).hits[0].kind is not Kind.DEFINITION
