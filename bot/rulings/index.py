@@ -18,11 +18,12 @@ from pathlib import Path
 from bot.rulings.corpus import corpus_digest, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.models import ParsedDocument, Passage
+from bot.rulings.models import Kind, ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-13"
+INDEX_VERSION = "rulings-index-14"
+HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,7 +37,8 @@ CREATE TABLE passages(
     citations TEXT NOT NULL, name TEXT NOT NULL
 );
 CREATE INDEX passages_section ON passages(document, section_index);
--- games: {game: passages of that game holding the term}, to tell which game a question is about.
+-- games: {game: passages of that game holding the term}, to tell which game a question is about
+-- (house rules under "house:<game>").
 CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL, games TEXT NOT NULL);
 CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
 CREATE TABLE unplaced(json TEXT NOT NULL);
@@ -173,7 +175,10 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                 seg = Segmented(passage, lexicon, english=document.meta.language == "en")
                 present = set(seg.body) | set(seg.heading) | set(seg.names)
                 df.update(present)
-                by_game.setdefault(passage.game, Counter()).update(present)
+                # House rules are counted apart: the table's English prose says nothing of which game
+                # a question is about (its everyday words would all point at one game).
+                game = HOUSE_PREFIX + passage.game if passage.kind is Kind.HOUSE_RULE else passage.game
+                by_game.setdefault(game, Counter()).update(present)
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
                 plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
@@ -201,6 +206,12 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         db.execute("INSERT INTO meta VALUES ('version', ?)", (INDEX_VERSION,))
         db.execute("INSERT INTO meta VALUES ('passages', ?)", (str(len(rows)),))
         db.execute("INSERT INTO meta VALUES ('lexicon', ?)", (lexicon.model_dump_json(),))
+        # The names the rule documents quote (cards, abilities, keywords), as a question would type them:
+        # a question naming one finds it word for word, however the segmenter cuts it (直しましょ).
+        names = sorted(
+            {lexicon.prepare(n) for p, *_ in rows if p.kind is not Kind.HOUSE_RULE for n in p.names if len(n) >= 3}
+        )
+        db.execute("INSERT INTO meta VALUES ('names', ?)", (json.dumps(names, ensure_ascii=False),))
         db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
         db.commit()
     except BaseException:

@@ -32,6 +32,8 @@ _MIN_KANA_READING = 3
 # topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
 NOUN_WEIGHT, OTHER_WEIGHT, VARIANT_WEIGHT = 1.0, 0.5, 0.8
 _ENGLISH_UNKNOWN_WEIGHT = 0.4
+_ENGLISH_PROSE_WEIGHT = 0.4
+GENERIC_SHARE = 0.4  # a word of everyday speech (最初, 具体的, 良く): it seldom says what is asked
 PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not know
 
 
@@ -76,6 +78,9 @@ class QueryPlan:
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
     readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
+    # Unknown words that are common words of the dictionary (シールド, 強い): a typo of a rules term
+    # only if they read the same, never because they are spelled alike.
+    common: set[str] = field(default_factory=set)
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     games: list[str] = field(default_factory=list)  # corpus games the question names
@@ -108,9 +113,15 @@ class QueryPlan:
         return not self.terms
 
 
+# A contraction typed without its apostrophe ("cant", "doesnt") is the contraction.
+_CONTRACTIONS = {"cant": "can't", "dont": "don't", "doesnt": "doesn't", "wont": "won't", "isnt": "isn't"}
+
+
 def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> str:
-    """A light English stemmer that only lands on words the lexicon knows."""
-    if word in english or word in known:
+    """A light English stemmer that only lands on words the lexicon knows: a key of its own first
+    (triggered → trigger), then a word of a longer key (triggered, of "triggered ability")."""
+    word = _CONTRACTIONS.get(word, word)
+    if word in english:
         return word
     candidates = [word.removesuffix("'s").removesuffix("’s")]
     for suffix, repl in (
@@ -126,7 +137,10 @@ def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> st
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             candidates.append(word[: -len(suffix)] + repl)
     for candidate in candidates:
-        if candidate in english or candidate in known:
+        if candidate in english:
+            return candidate
+    for candidate in [word, *candidates]:
+        if candidate in known:
             return candidate
     return word
 
@@ -166,7 +180,9 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             if word in stop or words[i] in stop or word.isdigit():
                 pass
             elif word in vocab.df:
-                plan.add(word, vocab)
+                # An English word the lexicon does not translate is found only in English prose (the
+                # house rules, a card's English name): an everyday word there ("says", "games") is no topic.
+                plan.add(word, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             elif any(c.isdigit() for c in word):  # "2d6", "1d6": the corpus has the pieces
                 for piece in re.findall(r"[a-z]+|[0-9]+", word):
                     if piece in vocab.df:
@@ -176,8 +192,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             ):
                 # A capitalised name the corpus quotes in English, as Sudachi reads it (Forever → フォーエバー);
                 # lower-case words stay English, or "start" would be read as the スタート of スタートフェイズ.
-                for term in sudachi:
-                    plan.add(term, vocab)
+                for term in sudachi:  # a guess at a name: it helps find the passage, weighs little
+                    plan.add(term, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
                 if _is_name(text, found[i].start()) and word not in plan.unknown_names:
@@ -210,7 +226,12 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 # hiragana is how a player spells a word out, wherever the segmenter cut it.
                 typed_katakana = run[i:j] == kata[i:j]
                 whole = not typed_katakana or (start + i in starts and start + j in ends)
-                if found and whole and not any(b <= start + i and start + j <= e for b, e in grammar):
+                # Never inside one particle or auxiliary (the しょう of でしょう), nor across one (the
+                # してい of していない is a verb and its ending, not 指定).
+                in_grammar = any(
+                    (b <= start + i and start + j <= e) or (start + i < b and e < start + j) for b, e in grammar
+                )
+                if found and whole and not in_grammar:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):
@@ -282,6 +303,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
 
     def named(alias: str) -> bool:
         alias = to_katakana(alias.lower())
+        if alias not in lower:  # most questions name no game: the cheap test first
+            return False
         if _ASCII_PHRASE.match(alias):
             return re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", lower) is not None
         return any(at in starts for at in _find_all(lower, alias))
@@ -292,6 +315,21 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         if any(named(a) for a in aliases) or typo:
             plan.games.append(game)
     plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name))
+
+
+def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
+    """A game's name says which game is meant (`plan.games`), not what is asked: it is neither a search
+    word (HorizonNotes is in the house rules' prose) nor an unknown word weighing on the coverage."""
+    names = {
+        n
+        for aliases in [*vocab.lexicon.games.values(), vocab.lexicon.other_games]
+        for a in aliases
+        for n in (a.lower(), to_katakana(a.lower()), *a.lower().split())
+    }
+    for word in [w for w in plan.unknown if w in names]:
+        del plan.unknown[word]
+    for unit in [u for u in plan.units if u in names or u.removeprefix("en:") in names]:
+        del plan.units[unit]
 
 
 def check_readable(question: str) -> None:
@@ -310,7 +348,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])
     plan = QueryPlan(text=text)
     for match in _PHRASE.finditer(text):
-        quoted = next(g for g in match.groups() if g)
+        quoted = next(g for g in match.groups() if g).strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
         if len(quoted.strip()) > 1 and quoted.strip() not in plan.literals:
             plan.literals.append(quoted.strip())
         phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
@@ -323,13 +361,14 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _kana_variants(text, vocab, plan, covered)
     compound_known = False
     for token in tokens(text, stop):
-        if _ASCII.match(token.surface.lower()) and not token.surface.isdigit():
+        latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())
+        if latin and not token.surface.isdigit():
             continue  # Latin words go through the English path below
         if token.compound:
             compound_known = token.term in vocab.df
             if not compound_known:
                 continue  # its pieces follow and speak for it
-        weight = NOUN_WEIGHT if token.noun else OTHER_WEIGHT
+        weight = (NOUN_WEIGHT if token.noun else OTHER_WEIGHT) * (GENERIC_SHARE if token.generic else 1.0)
         if token.piece and compound_known:
             weight *= PIECE_SHARE  # the known compound already carries the meaning
         owners = {covered.get(i) for i in range(token.begin, token.end)}
@@ -345,10 +384,13 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             plan.add(token.term, vocab, weight=weight, unit=unit)
             if token.term not in vocab.df and unit is None:
                 plan.readings.setdefault(token.term, token.reading)
+                if token.common:
+                    plan.common.add(token.term)
                 if token.term in vocab.keyword_terms and not token.piece:
                     plan.missing_keywords.append(token.surface)
     _english(text, vocab, plan)
     _games(text, vocab, plan)
+    _drop_game_names(vocab, plan)
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
     return plan

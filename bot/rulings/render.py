@@ -75,7 +75,8 @@ def render_answer(answer: Answer, locale: str = "ja") -> str:
         else:
             lines.append(t("rulings.no_terms", locale))
         return "\n".join(lines)
-    lines.append(t(f"rulings.label_{answer.label.value}", locale))
+    house_only = answer.label is Label.SILENT and not answer.hits  # no rule passage speaks of it at all
+    lines.append(t("rulings.label_silent_house_only" if house_only else f"rulings.label_{answer.label.value}", locale))
     for typed, meant in answer.searched_for:
         lines.append(t("rulings.searched_for", locale, typed=typed, term=meant))
     for number, hit in enumerate(answer.hits, start=1):

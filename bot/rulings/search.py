@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.rulings.glossary import Lexicon
-from bot.rulings.index import INDEX_VERSION, discard, ensure_index, looks_whole
+from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import split_parts
 from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
@@ -42,10 +42,15 @@ SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English w
 # Tooltip definitions and terminology rows are glosses: behind the rules unless the question names
 # the defined term.
 DEFINITION_PENALTY, DEFINITION_BONUS = 0.15, 0.3
+DEFINITION_MAX_UNITS = 6
 # A 要確認 passage (the translator's list of open points, or a note) is about the translation, not the
 # rule: it comes after the rule it concerns (which quotes it as ⚠ 要確認) unless the question asks for it.
 UNVERIFIED_PENALTY = 0.15
 _ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
+# A translator's note is about the wording of the translation: it comes after the rule it comments
+# on, unless the question asks about the translation.
+TRANSLATOR_NOTE_PENALTY = 0.1
+_ASKS_TRANSLATION = ("訳", "日本語", "英語", "原文", "translat", "japanese", "english", "wording")
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 # Words the corpus does not know (a card's name, a word of everyday speech) and numbers weigh this
 # share of a known word of the same rarity in the question's coverage: a long question full of them
@@ -64,7 +69,10 @@ LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
 )  # the candidates compared with difflib: terms sharing a character pair with the word
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
-DIRECT_COVERAGE = 0.5
+DIRECT_COVERAGE = 0.6
+# A game keyword the corpus never names puts the question outside it when the keyword carries this
+# share of the question; a keyword mentioned in passing only keeps the answer from being direct.
+MISSING_KEYWORD_SHARE = 0.35
 # Plainly outside the corpus: no game word, and the best passage carries less than this share.
 OUTSIDE_COVERAGE = 0.34
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
@@ -124,6 +132,7 @@ class Rulebook:
             for row in self.db.execute("SELECT id, json FROM documents")
         }
         passages = int(self._meta("passages"))
+        self.names = tuple(json.loads(self._meta("names") or "[]"))
         self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
@@ -227,6 +236,9 @@ class Rulebook:
         """The question's search terms, with its typos corrected."""
         plan = analyse(question, self.vocab)
         self._correct(plan)
+        for name in self.names:  # a name the corpus quotes, typed without its brackets
+            if name in plan.text and name not in plan.literals:
+                plan.literals.append(name)
         return plan
 
     def _correct(self, plan: QueryPlan) -> None:
@@ -237,7 +249,12 @@ class Rulebook:
                 continue
             reading = plan.readings.get(word, "")
             found = sorted(self.vocab.by_reading.get(reading, ())) if len(reading) >= MIN_TYPO_CHARS else []
-            meant = found[0] if found else self._close_word(word, capitalised=word in plan.unknown_names)
+            if found:
+                meant: str | None = found[0]
+            elif word in plan.common:
+                continue  # a real word, only spelled like a rules term (シールド is no オールド)
+            else:
+                meant = self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
             targets = self.vocab.english.get(meant, (meant,)) if _LATIN.match(meant) else (meant,)
@@ -280,7 +297,15 @@ class Rulebook:
             shares: dict[str, float] = {}
             for t in members:
                 for game, n in self.term_games.get(t, {}).items():
+                    # The house rules' prose says nothing of the game; a word the lexicon leads to
+                    # there (投了 → concede) is game vocabulary and counts for the house rules' game.
+                    if game.startswith(HOUSE_PREFIX):
+                        if t not in self.game_words:
+                            continue
+                        game = game.removeprefix(HOUSE_PREFIX)
                     shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+            if not shares:
+                continue  # a word only the house rules' prose uses
             total += w
             for game, share in shares.items():
                 weight[game] = weight.get(game, 0.0) + w * share
@@ -294,10 +319,22 @@ class Rulebook:
         word at all and little in common with any passage."""
         if plan.other_games and not plan.games:
             return True
-        if plan.missing_keywords:
+        if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
         game_words = any(t in self.game_words for members in plan.units.values() for t in members)
         return not game_words and not plan.games and best < OUTSIDE_COVERAGE
+
+    def _missing_share(self, plan: QueryPlan) -> float:
+        """The share of the question (unknown words counted fully) that game keywords the corpus
+        never names carry: what it is about, or a detail of a question about something else."""
+        _, known = self._unit_weights(plan)
+        weight = self.idf("")
+        total = known + weight * sum(plan.unknown.values())
+        missing = {normalize(w) for w in plan.missing_keywords}
+        # A missing keyword sits in `unknown` under its corpus spelling (Evasive → 回避): count the
+        # unknown words that are keyword terms, or that the question typed as one.
+        found = sum(w for word, w in plan.unknown.items() if word in missing or word in self.vocab.keyword_terms)
+        return weight * found / total if total else 1.0
 
     # --- ranking ------------------------------------------------------------------------------
 
@@ -381,8 +418,10 @@ class Rulebook:
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
         """BM25F: term frequencies of the columns, each weighted and length-normalised, then saturated."""
-        counts = [Counter(column.split()) for column in columns]
-        lengths = [sum(c.values()) for c in counts]
+        wanted = plan.weights.keys()
+        split = [column.split() for column in columns]
+        counts = [Counter(t for t in words if t in wanted) for words in split]  # only the question's terms
+        lengths = [len(words) for words in split]
         score = 0.0
         for term in plan.terms:
             tf = sum(
@@ -391,7 +430,8 @@ class Rulebook:
                 if c[term]
             )
             if tf:
-                score += plan.weights[term] * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
+                weight = plan.weights[term] * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
+                score += weight * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
         return score
 
     def _bonus(self, plan: QueryPlan, kind: Kind, name: str, plain: str) -> float:
@@ -406,8 +446,12 @@ class Rulebook:
             bonus += CARD_NAME_BONUS  # the passage about the card the question names
         if kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
             bonus -= UNVERIFIED_PENALTY
+        if kind is Kind.TRANSLATOR_NOTE and not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
+            bonus -= TRANSLATOR_NOTE_PENALTY
         if kind is Kind.DEFINITION:
-            named = self.vocab.lexicon.prepare(name) in plan.text
+            # Named in a short question, the definition may be what is asked ("共鳴値って？"); in a long
+            # one the term is one word among many, and the rules about it come first.
+            named = self.vocab.lexicon.prepare(name) in plan.text and len(plan.units) <= DEFINITION_MAX_UNITS
             bonus += DEFINITION_BONUS - DEFINITION_PENALTY if named else -DEFINITION_PENALTY
         return bonus
 
@@ -439,6 +483,9 @@ class Rulebook:
             "options": dict(options or {}),
         }
         raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
+        if not rules and house and house[0].coverage >= HOUSE_COVERAGE and not self._outside(plan, raw, about):
+            # Only the house rules speak of it (投了, concede): the rulebook does not state this.
+            return Answer(answered=True, hits=[], label=Label.SILENT, house=[self._house_hit(house[0])], **common)
         if not rules or self._outside(plan, raw, about):
             return Answer(
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
@@ -520,7 +567,7 @@ class Rulebook:
     ) -> Label:
         """A direct match when the best passage carries most of the question (each part's best, most
         of that part) and every game keyword of the question is in a passage shown."""
-        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names:
+        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
             return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST

@@ -13,6 +13,10 @@ from sudachipy import Dictionary, Morpheme, SplitMode, Tokenizer
 # Parts of speech that carry meaning; particles, auxiliaries, symbols and interjections do not.
 _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞", "接尾辞"})
 _FUNCTION_POS = frozenset({"助詞", "助動詞"})
+# Sub-classes of content words that rarely carry a question's topic: nouns used as adverbs (最初, 前,
+# 中), words that take a noun-adjective ending (具体的), noun-adjectives (単純),
+# and adjectives that mostly serve another word (良く, 無い).
+_GENERIC_SUBPOS = frozenset({"副詞可能", "形状詞可能"})
 _DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
@@ -56,7 +60,7 @@ def strip_list_marks(text: str) -> str:
 
 
 class Token:
-    __slots__ = ("begin", "compound", "end", "noun", "piece", "reading", "surface", "term")
+    __slots__ = ("begin", "common", "compound", "end", "generic", "noun", "piece", "reading", "surface", "term")
 
     def __init__(self, surface: str, term: str, reading: str, begin: int = 0, end: int = 0) -> None:
         self.surface, self.term, self.reading = surface, term, reading
@@ -64,6 +68,8 @@ class Token:
         self.noun = True  # nouns carry a question's topic; verbs and adjectives less so
         self.compound = False  # a split-mode-C word whose split-mode-A pieces follow it
         self.piece = False  # one of those pieces
+        self.generic = False  # a word of everyday speech rather than of a topic (最初, 具体的, 良く)
+        self.common = False  # a common word of the dictionary (not a name, not unknown to it): no typo
 
 
 def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
@@ -91,7 +97,8 @@ def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
 
 
 def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
-    pos = m.part_of_speech()[0]
+    speech = m.part_of_speech()
+    pos = speech[0]
     if pos not in _CONTENT_POS:
         return None
     term = m.normalized_form().lower()
@@ -99,6 +106,10 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
         return None
     token = Token(m.surface(), term, m.reading_form(), offset + m.begin(), offset + m.end())
     token.noun = pos in ("名詞", "接尾辞")
+    token.common = not m.is_oov() and speech[1] != "固有名詞"
+    token.generic = (
+        pos in ("形状詞", "副詞") or (pos == "形容詞" and speech[1] == "非自立可能") or speech[2] in _GENERIC_SUBPOS
+    )
     return token
 
 

@@ -130,3 +130,14 @@ def test_a_corpus_folder_without_documents_is_an_admin_error(
     code, out, err = run(capsys, "DEF")
     assert code == 2 and out == ""
     assert "文書（.txt とそのメタデータ .toml）が一つもありません" in err and "holds no document" in err
+
+
+def test_a_point_only_the_house_rules_settle_says_no_rule_passage_is_shown(
+    cli_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No rule passage speaks of conceding: the label must not promise "the closest rule passage"."""
+    code, out, _ = run(capsys, "サレンダーできる？")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first == "ルールブックにはこの点が書かれていません。この卓のハウスルールを示します。"
+    assert "[H1]" in out and "[1]" not in out

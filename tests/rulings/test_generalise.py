@@ -1,0 +1,120 @@
+"""Mechanisms that carry the search from the corpus's own wording to the way players ask: words of
+everyday speech weigh little, English prose of the house rules does not decide the game, names the
+corpus quotes are found as typed, and a keyword named in passing does not refuse the question.
+
+Every question here is written for this file; none is a question of the evaluation sets."""
+
+from __future__ import annotations
+
+from bot.rulings.models import Kind, Label
+from bot.rulings.search import Rulebook
+
+HN = "horizonnotes-rules"
+JUDGE = "lgi-rules-class-10"
+
+
+def top_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
+    return [h.id for h in rulebook.search(question, k=k).hits]
+
+
+def test_everyday_words_weigh_less_than_the_topic(rulebook: Rulebook) -> None:
+    """最初 (a noun used as an adverb), 具体的 and 単純 carry no topic; 手札 does."""
+    plan = rulebook.plan("最初に具体的に単純な手札の話をしたい")
+    assert plan.weights["手札"] == 1.0
+    for everyday in ("最初", "具体的", "単純"):
+        assert plan.weights.get(everyday, plan.unknown.get(everyday, 0.0)) < 0.5
+
+
+def test_everyday_words_do_not_pull_a_long_question_off_its_passage(rulebook: Rulebook) -> None:
+    question = "最初に確認しておきたいのですが、具体的にはエンドフェイズに共鳴値は単純にどうなるのでしょう"
+    assert top_ids(rulebook, question, k=1)[0] in (f"{HN}/12/02", f"{HN}/12/d01")
+
+
+def test_house_rule_prose_does_not_tell_the_game(rulebook: Rulebook) -> None:
+    """Everyday English words are in the English house rules (HorizonNotes) only: a Lorcana question
+    worded with them is still about Lorcana."""
+    answer = rulebook.search("The card says I may ready a character; who decides, and when is it decided?")
+    assert answer.game != "horizonnotes"
+    assert answer.hits and answer.hits[0].game == "lorcana"
+
+
+def test_a_game_name_is_neither_a_search_word_nor_an_unknown_word(rulebook: Rulebook) -> None:
+    plan = rulebook.plan("ロルカナの魔除って何？")
+    assert "ロルカナ" not in plan.unknown and "ロルカナ" not in plan.units
+    plan = rulebook.plan("In HorizonNotes, what does DEF do?")
+    assert "horizonnotes" not in plan.units and "horizonnotes" not in plan.unknown
+    assert plan.games == ["horizonnotes"]
+
+
+def test_an_english_word_of_a_longer_key_is_stemmed_to_its_own_key(rulebook: Rulebook) -> None:
+    """The word triggered belongs to the key "triggered ability"; alone it is the key "trigger"."""
+    plan = rulebook.plan("Is a triggered effect resolved later?")
+    assert "en:trigger" in plan.units
+
+
+def test_a_contraction_without_its_apostrophe_is_the_contraction(rulebook: Rulebook) -> None:
+    assert "en:can't" in rulebook.plan("this character cant quest").units
+    assert "cant" not in rulebook.plan("this character cant quest").unknown
+
+
+def test_a_quoted_wording_loses_its_wave_dash(rulebook: Rulebook) -> None:
+    assert "してもよい" in rulebook.plan("「〜してもよい」の意味は？").literals
+
+
+def test_a_name_the_corpus_quotes_is_found_without_its_brackets(rulebook: Rulebook) -> None:
+    """The ability name 直しましょ segments as a verb; typed bare, it still finds its passage."""
+    plan = rulebook.plan("直しましょの効果はどう読む？")
+    assert "直しましょ" in plan.literals
+    assert f"{JUDGE}/05/04" in top_ids(rulebook, "直しましょの効果はどう読む？", k=2)
+
+
+def test_kana_across_a_particle_is_no_corpus_word(rulebook: Rulebook) -> None:
+    """The してい of していない is a verb and its ending, not 指定 (reading シテイ)."""
+    assert "指定" not in rulebook.plan("まだ何もしていないけど大丈夫？").terms
+
+
+def test_a_translators_note_comes_after_the_rule(rulebook: Rulebook) -> None:
+    """修正 is named in the note on the word modifier; the rule on combining modifiers comes first."""
+    hits = rulebook.search("攻撃力の修正が2つかかったらどう計算する？").hits
+    assert hits[0].kind is not Kind.TRANSLATOR_NOTE
+    notes = rulebook.search("修正という訳語は日本語版で何と呼ばれている？").hits
+    assert any(h.kind is Kind.TRANSLATOR_NOTE for h in notes)
+
+
+def test_a_keyword_named_in_passing_gets_the_closest_passages(rulebook: Rulebook) -> None:
+    """Bodyguard is a keyword the class never names; the question is about a duration."""
+    answer = rulebook.search(
+        "An effect gave my character Bodyguard until the start of my next turn. "
+        "When exactly does an effect that lasts until the start of my next turn stop applying?"
+    )
+    assert answer.hits and answer.label is Label.CLOSEST
+
+
+def test_a_keyword_the_question_is_about_is_still_outside(rulebook: Rulebook) -> None:
+    answer = rulebook.search("Does Bodyguard force my opponent to challenge it?")
+    assert answer.label is Label.OUTSIDE and answer.hits == []
+
+
+def test_a_point_only_the_house_rules_speak_of_gets_the_house_rule(rulebook: Rulebook) -> None:
+    """Conceding is in no rule passage; the house rules settle it, so the answer is "the rulebook does
+    not state this" with the house rule, never "outside the corpus"."""
+    answer = rulebook.search("途中で投了してもいいの？")
+    assert answer.label is Label.SILENT
+    assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/20"]
+    assert answer.game == "horizonnotes"
+
+
+def test_a_common_word_spelled_like_a_rules_term_is_no_typo(rulebook: Rulebook) -> None:
+    """シールド and 強い are words of the dictionary: spelled like オールド or 強いる, but not typos of them.
+    A word the dictionary does not know (アルカステル) or a name (セフィロス) still is corrected."""
+    assert rulebook.plan("シールドで守るのは強いの？").corrections == []
+    assert ("アルカステル", "アルカステラ") in rulebook.plan("アルカステルの攻撃").corrections
+    assert ("セフィロス", "セフィロト") in rulebook.plan("セフィロスコードの判定").corrections
+
+
+def test_a_long_question_naming_a_term_gets_the_rule_before_the_definition(rulebook: Rulebook) -> None:
+    """Asked alone, エーテル変換 may mean "what is it" (its definition); in a long question about how
+    conversion goes, the rule comes first."""
+    assert rulebook.search("エーテル変換とは？").hits[0].kind is Kind.DEFINITION
+    long = "エーテル変換について、手札のスペルカードは何枚ずつエーテルエリアに送れて、相手と交互に続くのか知りたい"
+    assert rulebook.search(long).hits[0].kind is not Kind.DEFINITION
