@@ -29,6 +29,7 @@ from bot.render import (
     render_hand,
     render_log,
 )
+from bot.render.help import render_help
 from bot.render.outcome import render_outcome
 from bot.service import GameLog, NoGame, NotModerator, NotSeated, Outcome, TableService, TableView
 from bot.table import PLAY_OPTIONS, Request, action_line, build_start, builder
@@ -210,7 +211,8 @@ class ConsoleSession:
         return [Message(title=title, lines=lines or [t("console.legal_none", self.locale)], private_to=actor)]
 
     async def _help(self, line: ConsoleLine) -> list[Message]:
-        return [Message(title=t("console.help_title", self.locale), lines=t("console.help", self.locale).splitlines())]
+        """The commands, or with a command's name (`/help adjust`) what its options mean."""
+        return [render_help(line.text or None, self.locale)]
 
     # -- actions ---------------------------------------------------------------------------------
 

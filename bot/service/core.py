@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from bot.dice import FairRandomness
-from bot.engine import Action, Event, GameState, ModeratorAdjust, StartGame, apply, legal_actions, replay
+from bot.engine import Action, Event, GameState, ModeratorAdjust, StartGame, apply, game_over, legal_actions, replay
 from bot.errors import RefereeError
 from bot.service.errors import NotModerator, NotSeated, NotYourSeat
 from bot.service.held import Held, Lru
@@ -131,7 +131,22 @@ class TableCore:
             except RefereeError as exc:
                 if not _maybe_stale(exc) or self._is_current(held.game):
                     raise
-        return self._act_on(*self._load(channel_id), user_id, action, is_moderator=is_moderator)
+        try:
+            game, state = self._load(channel_id)
+        except NoGame:
+            ended = self._last_ended(channel_id)
+            if ended is not None:  # say that this game is over, who won and how, not "no game is running"
+                raise game_over(ended) from None
+            raise
+        return self._act_on(game, state, user_id, action, is_moderator=is_moderator)
+
+    def _last_ended(self, channel_id: int) -> GameState | None:
+        """The table of the channel's last finished game, if it had one."""
+        try:
+            game = self.store.latest(channel_id)
+        except NoGame:
+            return None
+        return None if game.active else self._state_of(game)
 
     def _act_on(
         self,
