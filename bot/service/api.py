@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 from bot.dice.errors import DiceError
 from bot.dice.game_check import GameCheck, check_game
 from bot.engine import Action, GameOptions, StartGame, start_action
+from bot.errors import RefereeError
 from bot.service.errors import NotModerator, NotSeated
 from bot.service.fair import FairDraws
 from bot.service.log import GameLog
@@ -33,6 +35,7 @@ from bot.table.builders import ActionBuilder
 from bot.worker import Worker
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -58,10 +61,14 @@ class TableService(UndoRules, FairDraws):
         self._worker = Worker(
             "referee-store",
             group=self.store.group,
-            on_group_failure=self._forget_all,
+            on_group_failure=self._group_failed,
             on_start=lambda: self.store.rebind(same_thread=True),
             on_stop=self.store.release,
         )
+
+    def _group_failed(self) -> None:
+        log.warning("a shared commit failed: every call in it was refused and the games held in memory dropped")
+        self._forget_all()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -121,7 +128,11 @@ class TableService(UndoRules, FairDraws):
         action is applied to, so names are resolved on the table as it is, never as it was. The
         Outcome carries that state as `before`, for the reply."""
         async with self.lock(channel_id):
-            return await self._run(self.act_now, channel_id, user_id, action, is_moderator)
+            try:
+                return await self._run(self.act_now, channel_id, user_id, action, is_moderator)
+            except RefereeError as exc:
+                log.debug("refused: %s", exc.message_key, extra={"channel": channel_id, "user": user_id})
+                raise
 
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""

@@ -7,6 +7,7 @@ read is held in memory and reused while the file still has that very version.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from bot.store.records import parse_json
 from bot.table.builders import ActionBuilder
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -112,6 +114,7 @@ class TableCore:
             rolls=_rolls(events, user_id, rng.commitment),
             result=_result(state) if state.over else None,
         )
+        log.info("game started", extra=_at(game, action="start"))
         if state.over:  # decided at set-up (a deck too small to draw from): filed as finished at once
             return Outcome(channel_id, game.id, game.version, state, list(events), True, rng.commitment, rng.seed.hex())
         self._cache.put(channel_id, Held(game, state))
@@ -131,6 +134,7 @@ class TableCore:
             except RefereeError as exc:
                 if not _maybe_stale(exc) or self._is_current(held.game):
                     raise
+                log.info("the held game had moved on in the file; playing on the stored one", extra=_at(held.game))
         try:
             game, state = self._load(channel_id)
         except NoGame:
@@ -165,7 +169,9 @@ class TableCore:
         assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
         rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
         new_state, events = apply(state, action, rng)
-        return self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number, before=state)
+        out = self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number, before=state)
+        log.debug("action applied", extra=_at(game, out.version, action=action.type))
+        return out
 
     def _is_current(self, game: GameRecord) -> bool:
         """Whether `game` is the very version in the file; if not, it is no longer held in memory."""
@@ -287,6 +293,7 @@ class TableCore:
                 rolls=_rolls(events, user_id, game.commitment),
             )
             self._cache.pop(game.channel_id)
+            log.info("game finished", extra=_at(game, stored.version, action=str(events[-1].type)))
             seed = stored.seed.hex() if stored.seed is not None else None
             return Outcome(
                 game.channel_id,
@@ -314,6 +321,11 @@ class TableCore:
         return Outcome(
             game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment, before=before
         )
+
+
+def _at(game: GameRecord, version: int | None = None, **more: Any) -> dict[str, Any]:
+    """The context of a log line: channel and game (and version, action). Never a seed, a hand or a deck."""
+    return {"channel": game.channel_id, "game": game.id, "version": version or game.version, **more}
 
 
 def _maybe_stale(exc: RefereeError) -> bool:
