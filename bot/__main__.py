@@ -11,7 +11,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from bot.errors import RefereeError
 from bot.i18n import bilingual
@@ -69,14 +69,26 @@ def _dash_hint(argv: Sequence[str]) -> str:
     return bilingual("dice.cli.dash_hint") if looks_like_expression else ""
 
 
+def _settings(*, light: bool) -> Any:
+    """The settings, or for a command that reads only its language and log level (`light_settings`
+    in its defaults) just those two, gathered the same way without building the settings model."""
+    if light:
+        from bot.settings_source import light_settings
+
+        found = light_settings()
+        if found is not None:
+            return found
+    from bot.settings import load_settings
+
+    return load_settings()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
         _check_encoding(arguments)
         args = build_parser(_chosen_command(arguments)).parse_args(arguments)
-        from bot.settings import load_settings
-
-        settings = load_settings()
+        settings = _settings(light=getattr(args, "light_settings", False))
         from bot.logs import configure_logging
 
         configure_logging(settings.log_level)

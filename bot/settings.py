@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 from typing import Any, Literal
 
-from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.errors import RefereeError
-from bot.files import read_text
+from bot.settings_source import ENV_FILE, LOG_LEVELS, gather, read_env_file
 
-ENV_FILE = ".env"
-# A .env is a handful of lines; anything near this size is not one.
-ENV_FILE_LIMIT = 1024 * 1024
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
-LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+__all__ = ["LOG_LEVELS", "BadSetting", "Settings", "load_settings"]
 
 
 def _default_data_dir() -> Path:
@@ -86,8 +81,7 @@ def load_settings() -> Settings:
     """Settings from the environment and `.env`; a bad value names its variable (never a token's value).
     The .env is read like any file a user names (a regular UTF-8 file of sane size), so a FIFO, a
     huge file or stray bytes give a message instead of a hang or a traceback."""
-    env_file = Path(ENV_FILE)
-    text = read_text(env_file, limit=ENV_FILE_LIMIT) if _present(env_file) else None
+    text = read_env_file()
     try:
         return _build(text)
     except ValidationError as exc:
@@ -114,24 +108,9 @@ class _Given(Settings):
 
 def _build(env_text: str | None) -> Settings:
     """Settings from the environment and the .env text already read (never read a second time)."""
-    values = dotenv_values(stream=io.StringIO(env_text)) if env_text is not None else {}
     names = {str(f.validation_alias) for f in Settings.model_fields.values()}
-    merged: dict[str, Any] = {}
-    for name in names:
-        # The environment wins over .env, as pydantic-settings does; blank means not set.
-        value = os.environ.get(name)
-        if value is None or not value.strip():
-            value = values.get(name)
-        if value is not None and value.strip():
-            merged[name] = value
+    merged: dict[str, Any] = gather(names, env_text)  # the environment wins over .env; blank is not set
     return _Given(**merged)
-
-
-def _present(path: Path) -> bool:
-    try:
-        return path.exists() or path.is_symlink()
-    except OSError:
-        return True  # let the reader name the problem
 
 
 def _shown(value: Any) -> str:

@@ -168,3 +168,38 @@ def test_any_dotenv_bytes_give_settings_or_a_referee_error(clean: Path, data: by
         assert exc.bilingual()
     else:
         assert isinstance(loaded, Settings)
+
+
+_LIGHT_VALUES = st.one_of(
+    st.sampled_from(["ja", "en", " en", "EN", "", "  ", "fr", "debug", "Warning", " info ", "CRITICAL", "loud"]),
+    st.text(max_size=8),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(locale=_LIGHT_VALUES, level=_LIGHT_VALUES, in_dotenv=st.booleans())
+def test_a_rolls_light_settings_agree_with_the_full_ones(
+    clean: Path, monkeypatch: pytest.MonkeyPatch, locale: str, level: str, in_dotenv: bool
+) -> None:
+    """`referee roll` reads its language and log level without the settings model: whatever it accepts,
+    the full settings give the same values; whatever they refuse, it leaves to them (bot/settings_source.py)."""
+    from bot.settings_source import light_settings
+
+    for name in ("REFEREE_LOCALE", "REFEREE_LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    if "\x00" in locale + level or any(c in locale + level for c in "\n\r"):
+        return  # not something an environment or one .env line can hold
+    if in_dotenv:
+        (clean / ".env").write_text(f'REFEREE_LOCALE="{locale}"\nREFEREE_LOG_LEVEL="{level}"\n', encoding="utf-8")
+    else:
+        (clean / ".env").unlink(missing_ok=True)
+        monkeypatch.setenv("REFEREE_LOCALE", locale)
+        monkeypatch.setenv("REFEREE_LOG_LEVEL", level)
+    light = light_settings()
+    try:
+        full = load_settings()
+    except RefereeError:
+        assert light is None
+        return
+    if light is not None:
+        assert (light.default_locale, light.log_level) == (full.default_locale, full.log_level)

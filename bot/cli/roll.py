@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.dice import render, roll
 from bot.i18n import bilingual
-from bot.settings import Settings
+from bot.settings_source import LightSettings
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 
 def register(sub: Any) -> None:
@@ -22,10 +25,11 @@ def register(sub: Any) -> None:
     parser.add_argument("expression", nargs="+", metavar="EXPR", help="式とラベル / expression and optional label")
     parser.add_argument("--json", action="store_true", help="結果を JSON で出力 / print one JSON object")
     parser.add_argument("--locale", choices=("ja", "en"), default=None, help="表示言語 / display language")
-    parser.set_defaults(func=run)
+    # A roll reads only the language and the log level: no settings model to build (bench/startup.py).
+    parser.set_defaults(func=run, light_settings=True)
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings | LightSettings) -> int:
     # Bad input raises DiceError, which main() prints bilingually on stderr with exit status 2.
     result = roll(" ".join(args.expression))
     if args.json:
