@@ -44,7 +44,7 @@ def test_a_mistyped_command_is_a_bilingual_error(capsys: pytest.CaptureFixture[s
 
 
 def test_arguments_that_are_not_utf8_are_refused_without_a_traceback(tmp_path: Path) -> None:
-    proc = _referee("roll", b"3d6 \xff\xfe", cwd=tmp_path)  # type: ignore[arg-type]
+    proc = _referee("roll", b"3d6 \xff\xfe", cwd=tmp_path)
     assert proc.returncode == 2
     assert "UTF-8" in proc.stderr and "Traceback" not in proc.stderr
 

@@ -126,7 +126,7 @@ def test_a_readonly_or_overlong_data_folder_is_a_message(
         locked.chmod(0o700)
 
 
-_values = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+_values = st.text(alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=40)
 _printable = st.text(alphabet=string.printable, max_size=20)
 
 

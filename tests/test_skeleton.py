@@ -19,7 +19,9 @@ def test_every_message_exists_in_both_languages_with_the_same_fields() -> None:
     assert set(ja) == set(en), f"keys only in ja: {set(ja) - set(en)}; only in en: {set(en) - set(ja)}"
     import string
 
-    fields = lambda s: {f for _, f, _, _ in string.Formatter().parse(s) if f}  # noqa: E731
+    def fields(text: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
     for key in ja:
         assert fields(ja[key]) == fields(en[key]), key
 
@@ -99,10 +101,22 @@ def test_the_store_writes_every_move_to_disk_unless_the_admin_chooses_speed(
         assert levels[store.db.execute("PRAGMA synchronous").fetchone()[0]] == "FULL"
 
 
-def test_a_bad_sync_setting_is_refused_by_name(tmp_path: Path) -> None:
+def test_a_bad_sync_setting_is_refused_by_name_by_a_command_that_uses_the_database(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "REFEREE_DATA_DIR": str(tmp_path), "REFEREE_DB_SYNC": "off"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "roll", "1d6"], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
-    )
+    command = [sys.executable, "-m", "bot", "game", "end", "1"]
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
     assert proc.returncode == 2
     assert "設定 REFEREE_DB_SYNC" in proc.stderr and "“off”" in proc.stderr
+    assert not list(tmp_path.glob("*.sqlite3"))  # nothing was created
+
+
+def test_a_roll_reads_only_its_language_and_log_level(tmp_path: Path) -> None:
+    """A dice roll does not need the database: a bad database setting does not stop it (the commands that
+    use the database refuse it, above); a bad language does."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "REFEREE_DB_SYNC": "off", "REFEREE_LOCALE": "en"}
+    roll = [sys.executable, "-m", "bot", "roll", "1d6"]
+    ran = subprocess.run(roll, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert ran.returncode == 0 and "total" in ran.stdout
+    env["REFEREE_LOCALE"] = "fr"
+    bad = subprocess.run(roll, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert bad.returncode == 2 and "REFEREE_LOCALE" in bad.stderr

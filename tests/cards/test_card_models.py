@@ -49,7 +49,7 @@ def test_def_is_read_from_files_and_settable_by_name() -> None:
 def test_cards_are_frozen_and_refuse_unknown_fields() -> None:
     card = CARD.validate_python(arcastella())
     with pytest.raises(ValidationError):
-        card.hp = 99  # type: ignore[misc]
+        card.hp = 99  # type: ignore[misc,union-attr]
     with pytest.raises(ValidationError) as info:
         CARD.validate_python(arcastella(colour="red"))
     assert "extra_forbidden" in error_types(info.value)

@@ -44,7 +44,7 @@ def score(state: GameState, action: Action) -> float:
     me, them = state.players[seat], state.players[1 - seat]
     leader = them.leader
     if isinstance(action, Charge):
-        return 3 - state.cards[action.card].cost * 0.1 if me.ether < CHARGE_UNTIL else -1
+        return 3 - getattr(state.cards[action.card], "cost", 0) * 0.1 if me.ether < CHARGE_UNTIL else -1
     if isinstance(action, UseSkill):
         unit = state.find_unit(action.unit)
         assert unit is not None

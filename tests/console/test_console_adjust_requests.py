@@ -9,6 +9,7 @@ import pytest
 
 from bot.console.session import ConsoleSession, user_id
 from bot.engine import (
+    Action,
     Adjust,
     Block,
     Cast,
@@ -109,7 +110,7 @@ async def test_no_action_lets_a_player_act_for_the_other_seat_or_out_of_turn(ses
     alice, bob, carol = (str(user_id(n)) for n in ("alice", "bob", "carol"))
     state = await _state(session)
     spell = state.players[1].hand[0]
-    mine = [
+    mine: list[Action] = [
         Charge(player=bob, card=spell, use_ether_effect=False),
         Pass(player=bob),
         Cast(player=bob, card=spell, caster="p2.mizuha", target="p1.ignis-hart"),

@@ -66,7 +66,8 @@ async def _stargazing(session: ConsoleSession) -> GameState:
     phase: the manual effect that lets her look at three cards. Returns the table just before it."""
     text(await session.run(STARLIT))
     state = await _state(session)
-    spell = next(c for c in state.players[0].hand if state.cards[c].type == "spell" and state.cards[c].cost >= 1)
+    hand = state.players[0].hand
+    spell = next(c for c in hand if state.cards[c].type == "spell" and getattr(state.cards[c], "cost", 0) >= 1)
     text(await session.run(f"alice: /charge card:{spell} effect:off"))
     await _pass_until(session, 1, "main")
     before = await _state(session)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.catalog import Catalog
 from tests.discord.conftest import Harness, command_payload
 
 
-async def autocomplete(harness: Harness, command: str, option: str, typed: str, locale: str = "ja") -> list[dict]:
+async def autocomplete(
+    harness: Harness, command: str, option: str, typed: str, locale: str = "ja"
+) -> list[dict[str, Any]]:
     harness.recorder.clear()
     await harness.deliver(command_payload(command, {option: typed}, focused=option, locale=locale))
     [answer] = [s for s in harness.recorder.sent if s.is_callback]

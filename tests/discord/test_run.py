@@ -7,6 +7,7 @@ what it registers and how it reacts to a refused token, without the network.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
@@ -88,7 +89,7 @@ def rest(request: pytest.FixtureRequest) -> Iterator[RestStandIn]:
                         "version": "1",
                         "default_member_permissions": None,
                     }
-                    for i, c in enumerate(body)
+                    for i, c in enumerate(body or [])
                 ]
                 self._answer(200, echoed)
             else:
@@ -159,11 +160,11 @@ def test_sync_registers_every_command_with_its_japanese_names(
     settings = Settings(
         _env_file=None,
         DISCORD_TOKEN=BOT_TOKEN,
-        REFEREE_DATA_DIR=tmp_path,  # type: ignore[call-arg]
+        REFEREE_DATA_DIR=tmp_path,
         REFEREE_DISCORD_API_URL=rest.url,
         REFEREE_DEV_GUILD_ID=42,
     )
-    assert sync(_Args(guild=None), settings) == 0
+    assert sync(argparse.Namespace(guild=None), settings) == 0
     [put] = [r for r in rest.requests if r[0] == "PUT"]
     assert put[1] == f"/api/v10/applications/{APP_ID}/commands"  # global: not the dev guild's
     names = {c["name"]: c["name_localizations"]["ja"] for c in put[3]}
@@ -181,7 +182,7 @@ async def test_a_cog_that_fails_to_load_stops_the_start(
 ) -> None:
     (tmp_path / "broken_cog.py").write_text("async def setup(bot):\n    raise RuntimeError('no table today')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    settings = Settings(_env_file=None, REFEREE_DATA_DIR=tmp_path)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, REFEREE_DATA_DIR=tmp_path)
     for cogs, error in (
         ((*COGS, "broken_cog"), commands.ExtensionFailed),
         (("cogs.dice", "cogs.nowhere"), commands.ExtensionNotFound),
@@ -212,7 +213,7 @@ async def test_logging_in_with_a_development_guild_syncs_there_and_only_there(
 ) -> None:
     from bot.cli.run import built_bot
 
-    settings = Settings(  # type: ignore[call-arg]
+    settings = Settings(
         _env_file=None, REFEREE_DATA_DIR=tmp_path, REFEREE_DISCORD_API_URL=rest.url, REFEREE_DEV_GUILD_ID=4242
     )
     async with built_bot(settings) as bot:
@@ -224,7 +225,7 @@ async def test_logging_in_with_a_development_guild_syncs_there_and_only_there(
 async def test_without_a_development_guild_nothing_is_synced_on_start(rest: RestStandIn, tmp_path: Path) -> None:
     from bot.cli.run import built_bot
 
-    settings = Settings(_env_file=None, REFEREE_DATA_DIR=tmp_path, REFEREE_DISCORD_API_URL=rest.url)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, REFEREE_DATA_DIR=tmp_path, REFEREE_DISCORD_API_URL=rest.url)
     async with built_bot(settings) as bot:
         await bot.login(BOT_TOKEN)
     assert [r for r in rest.requests if r[0] == "PUT"] == []

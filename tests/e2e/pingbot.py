@@ -14,13 +14,13 @@ log = logging.getLogger(__name__)
 
 
 class AgainButton(discord.ui.View):
-    def __init__(self, bot: PingBot) -> None:
+    def __init__(self, bot: PingFeatures) -> None:
         super().__init__(timeout=None)
         self.bot = bot
 
     @discord.ui.button(label="Again", custom_id="ping:again", style=discord.ButtonStyle.primary)
     async def again(self, interaction: discord.Interaction, button: discord.ui.Button[AgainButton]) -> None:
-        self.bot.clicks.append((interaction.user.id, (interaction.data or {}).get("custom_id", "")))
+        self.bot.clicks.append((interaction.user.id, str(dict(interaction.data or {}).get("custom_id", ""))))
         await interaction.response.edit_message(content=f"pong again for {interaction.user.name}", view=self)
 
     @discord.ui.button(label="Later", custom_id="ping:later", style=discord.ButtonStyle.secondary)
@@ -112,7 +112,8 @@ class PingFeatures(commands.Bot):
         async def note(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(NoteModal())
 
-        for command in (ping, slow, pick, whoami, long, note):
+        commands_: tuple[app_commands.Command[Any, Any, Any], ...] = (ping, slow, pick, whoami, long, note)
+        for command in commands_:
             self.tree.add_command(command)
         self.errors: list[BaseException] = []
 

@@ -18,7 +18,7 @@ from .conftest import RefereeTable
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-NO_MENTIONS = {"parse": []}
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 ANSWER = 5.0  # seconds a test waits for an answer (the fake itself refuses one after 3)
 
 
@@ -197,8 +197,8 @@ async def test_two_users_rolling_at_once_each_get_their_own_answer_and_roll(tabl
     channel = await table.new_channel("busy")
     sent: list[tuple[int, InteractionHandle]] = []
     for n in range(12):
-        user = table.alice if n % 2 else table.bob
-        sent.append((user.id, await table.fake.invoke(user, channel, "roll", {"dice": f"1d6+{n}"})))
+        player = table.alice if n % 2 else table.bob
+        sent.append((player.id, await table.fake.invoke(player, channel, "roll", {"dice": f"1d6+{n}"})))
     answers = await asyncio.gather(*(h.response(ANSWER) for _, h in sent))
 
     assert all(a.type == 4 and not a.ephemeral for a in answers)

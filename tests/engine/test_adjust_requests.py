@@ -71,7 +71,7 @@ def test_each_kind_of_the_opponents_thing_waits_for_confirmation() -> None:
         ("bob", "astral_rights", 9),
     ):
         before = t.state
-        new = t.do(Adjust(player="alice", subject=subject, field=field, value=value))  # type: ignore[arg-type]
+        new = t.do(Adjust(player="alice", subject=subject, field=field, value=value))
         assert [e.type for e in new] == ["adjust_requested"]
         assert t.state.model_copy(update={"pending_adjust": None}) == before
         t.do(RejectAdjust(player="bob"))
@@ -137,7 +137,7 @@ def test_no_unconfirmed_adjustment_ever_changes_the_other_players_things(
         owner = "alice" if subject in ("alice",) or subject.startswith("p1.") else "bob"
         before = t.state
         try:
-            new = t.do(Adjust(player=player, subject=subject, field=field, value=value))  # type: ignore[arg-type]
+            new = t.do(Adjust(player=player, subject=subject, field=field, value=value))
         except RuleViolation:
             continue
         if owner != player:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.dice import FairRandomness
@@ -62,7 +64,7 @@ def test_equipment_is_worn_from_the_start_and_adds_its_def_bonus() -> None:
         ({"equipment": {"squire": "bolt"}}, "engine.bad_equipment"),
     ],
 )
-def test_a_bad_seat_is_refused_and_nothing_starts(spec: dict[str, object], key: str) -> None:
+def test_a_bad_seat_is_refused_and_nothing_starts(spec: dict[str, Any], key: str) -> None:
     action = StartGame(players=(seat("alice", ("bolt",) * 10, **spec), seat("bob", ("bolt",) * 10)), cards=CARDS)
     empty = GameState()
     with pytest.raises(RuleViolation) as info:

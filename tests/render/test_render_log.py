@@ -19,7 +19,7 @@ def test_a_draw_says_how_many_cards_never_which(table: Table) -> None:
     lines = render_events([ev.CardsDrawn(seat=0, cards=drawn, hand_after=7, deck_after=23)], state, "en")
     assert lines == ["alice draws 2 card(s) (hand 7, deck 23)."]
     for card_id in drawn:
-        assert state.cards[card_id].name_en not in lines[0] and card_id not in lines[0]
+        assert (state.cards[card_id].name_en or card_id) not in lines[0] and card_id not in lines[0]
     # The same event from an older log, without the counts: the line without them.
     assert render_events([ev.CardsDrawn(seat=0, cards=drawn)], state, "en") == ["alice draws 2 card(s)."]
 
