@@ -147,7 +147,7 @@ async def test_game_end_needs_a_seated_player_and_has_no_winner(session: Console
 async def test_roll_is_public_and_filed_in_the_channel_dice_log(session: ConsoleSession) -> None:
     shown = text(await session.run("alice: /roll 2d6+1 test"))
     assert shown.startswith("alice: ") and "2d6" in shown
-    rolls = session.service.store.rolls.of_channel(session.channel_id)
+    rolls = await session.service.on_worker(session.service.store.rolls.of_channel, session.channel_id)
     assert [(r.expression, r.game_id) for r in rolls] == [("2d6+1", None)]
     # Repeatable dice (as `--seed` gives) are still outside the game's fair draws: no number is claimed.
     seeded = ConsoleSession(

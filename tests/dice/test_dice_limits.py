@@ -84,4 +84,5 @@ async def test_the_console_refuses_it_with_the_dice_message_not_the_store_s(
     # Nothing was filed: the next roll is the channel's first.
     shown = text(await console.run("alice: /roll 1d1*9999999*9999999"))
     assert "99999980000001" in shown
-    assert len(console.service.store.rolls.of_channel(5, limit=10)) == 1
+    filed = await console.service.on_worker(lambda: console.service.store.rolls.of_channel(5, limit=10))
+    assert len(filed) == 1

@@ -34,7 +34,7 @@ from bot.paths import data_folder
 from bot.rulings.search import Rulebook
 from bot.service import TableService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import RollRecord, Store
 
 APP_ID = 900000000000000001
 GUILD_ID = 900000000000000002
@@ -203,6 +203,11 @@ class Harness:
 
     async def command(self, name: str, /, *, user: int = ALICE, locale: str = "ja", **options: Any) -> None:
         await self.deliver(command_payload(name, options, user=user, locale=locale))
+
+    async def filed_rolls(self, channel_id: int = CHANNEL_ID) -> list[RollRecord]:
+        """The channel's dice log as the file holds it, read on the service's worker (the one thread
+        that may use the store while the bot runs)."""
+        return await self.bot.service.on_worker(self.store.rolls.of_channel, channel_id)
 
 
 def user_payload(user_id: int) -> dict[str, Any]:

@@ -28,7 +28,7 @@ async def play(db: str, channel: int, seed: int) -> None:
     with Store.open(db) as store:
         service = TableService(store, catalog)
         while True:
-            if store.find(channel) is None:
+            if await service.on_worker(store.find, channel) is None:  # the worker alone uses the store
                 out = await service.start_game(channel, AKI, start())
             elif rnd.random() < 0.15:
                 for user in (AKI, BEN):  # only the one who made the last move may undo it

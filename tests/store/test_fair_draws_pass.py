@@ -34,7 +34,7 @@ async def test_each_shuffle_starts_from_the_table_the_log_folds_to_there(db_path
                 if rnd.random() < 0.93:
                     out = await service.act(CH, *next_move(out.state, rnd))
                 else:
-                    versions = [b.version for b in in_effect(store.events(out.game_id))]
+                    versions = [b.version for b in in_effect(await service.on_worker(store.events, out.game_id))]
                     out = await service.rollback(CH, JUDGE, is_moderator=True, to_version=rnd.choice(versions[-8:]))
             except RefereeError:
                 continue
@@ -42,9 +42,9 @@ async def test_each_shuffle_starts_from_the_table_the_log_folds_to_there(db_path
                 break
         if not out.finished:
             out = await service.end(CH, JUDGE, is_moderator=True)
-        _game, draws = service.fair_draws(CH, game_id=out.game_id)
-        entries = store.events(out.game_id)
+        _game, draws = await service.draws(CH, game_id=out.game_id)
         service.close()
+        entries = store.events(out.game_id)  # the worker has given the connection back
     by_seq = {e.seq: i for i, e in enumerate(entries)}
     shuffles = [d for d in draws if "shuffle" in d]
     assert len(shuffles) >= 4 and any("expression" in d for d in draws)

@@ -56,10 +56,11 @@ async def test_a_moderator_ends_a_game_whose_state_is_corrupt_and_the_row_is_kep
             await service.end(CH, AKI, is_moderator=False)
         out = await service.end(CH, JUDGE, is_moderator=True, reason="damaged state")
         assert out.finished and out.revealed_seed
-        assert store.find(CH) is None  # the channel is free
-        archived = store.game(game_id)
+        assert await service.on_worker(store.find, CH) is None  # the channel is free
+        archived = await service.on_worker(store.game, game_id)
         assert not archived.active and archived.state == broken  # left as it was, for a human
-        assert [e.type for e in store.events(game_id, after_seq=archived.last_seq - 1)] == ["table_ended"]
+        ended = await service.on_worker(lambda: store.events(game_id, after_seq=archived.last_seq - 1))
+        assert [e.type for e in ended] == ["table_ended"]
         assert (await service.start_game(CH, AKI, start())).version == 1
         service.close()
 

@@ -92,7 +92,10 @@ async def test_when_the_shared_commit_fails_no_one_hears_of_a_move_and_none_is_k
         assert all(isinstance(r, RefereeError) for r in results), results
         for ch in CHANNELS:  # nothing moved, in the file or in what the service shows
             assert (await service.status(ch)).version == 1
-        assert store.db.execute("SELECT count(*) FROM rolls WHERE game_id = 999999").fetchone()[0] == 0
+        orphans = await service.on_worker(
+            lambda: store.db.execute("SELECT count(*) FROM rolls WHERE game_id = 999999").fetchone()[0]
+        )
+        assert orphans == 0
         # The same moves, asked again, are applied (they were refused, not half done).
         again = [await service.act(ch, user, action) for ch, user, action in moves]
         assert [o.version for o in again] == [2] * len(CHANNELS)

@@ -28,14 +28,14 @@ async def two_services(db_path: Path) -> AsyncIterator[tuple[TableService, Table
         second.close()
 
 
-def _assert_log_matches(service: TableService, applied: list[Outcome]) -> None:
+async def _assert_log_matches(service: TableService, applied: list[Outcome]) -> None:
     """Every applied request is in the log exactly once, in version order, and nothing else is."""
-    log = service.game_log(CH)
+    log = await service.log(CH)
     by_version = {b.version: [e.type for e in b.entries] for b in log.in_effect}
     assert sorted(by_version) == [1, *sorted(o.version for o in applied)]
     for outcome in applied:
         assert by_version[outcome.version] == [e.type for e in outcome.events]
-    assert service.check_replay(log.game.game_id).matches
+    assert (await service.replay_check(log.game.game_id)).matches
 
 
 async def test_fifty_clicks_at_once_are_each_applied_once_or_refused(db_path: Path) -> None:
@@ -54,7 +54,7 @@ async def test_fifty_clicks_at_once_are_each_applied_once_or_refused(db_path: Pa
         assert applied, "at least the first click must land"
         assert sorted(o.version for o in applied) == list(range(2, 2 + len(applied)))
         assert (await service.status(CH)).version == 1 + len(applied)
-        _assert_log_matches(service, applied)
+        await _assert_log_matches(service, applied)
         service.close()
 
 
@@ -74,7 +74,7 @@ async def test_two_connections_racing_on_one_table_never_overwrite_each_other(
         assert all(isinstance(r, Outcome | RefereeError) for r in results), results
         applied += [r for r in results if isinstance(r, Outcome)]
     assert len({o.version for o in applied}) == len(applied)
-    _assert_log_matches(first, applied)
+    await _assert_log_matches(first, applied)
 
 
 def _contender(db: str, name: str, rounds: int, barrier: Any, results: Any) -> None:

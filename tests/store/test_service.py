@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import random
 from collections.abc import AsyncIterator, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ async def _play_until(
         user, action = next_move(state, rnd)
         out = await service.act(CH, user, action)
         assert not out.finished, "the game ended before the wanted kind of action came up"
-        entries = service.store.events(out.game_id)[-len(out.events) :]
+        entries = (await service.on_worker(service.store.events, out.game_id))[-len(out.events) :]
         if any(is_barrier(e) for e in entries) == want_barrier:
             return before, out
     raise AssertionError("no such action in 500 moves")
@@ -63,7 +64,7 @@ async def _play_until(
 async def test_only_a_player_who_takes_a_seat_may_start_a_game(service: TableService) -> None:
     with pytest.raises(NotSeated):
         await service.start_game(CH, STRANGER, start())
-    assert service.store.find(CH) is None
+    assert await service.on_worker(service.store.find, CH) is None
     out = await service.start_game(CH, STRANGER, start(), is_moderator=True)
     assert out.version == 1
     with pytest.raises(GameAlreadyRunning):
@@ -102,11 +103,11 @@ async def test_a_whole_random_game_is_archived_with_its_seed_and_replays_exactly
             break
     assert out is not None and out.finished and out.revealed_seed is not None
     assert hashlib.sha256(bytes.fromhex(out.revealed_seed)).hexdigest() == out.commitment
-    assert table.store.find(CH) is None  # the channel is free
+    assert await table.on_worker(table.store.find, CH) is None  # the channel is free
     log = await table.log(CH)
     assert not log.game.active and log.game.revealed_seed == out.revealed_seed
-    assert table.check_replay(out.game_id).matches
-    rolls = table.store.rolls.of_game(out.game_id)
+    assert (await table.replay_check(out.game_id)).matches
+    rolls = await table.on_worker(table.store.rolls.of_game, out.game_id)
     assert rolls and len({r.number for r in rolls}) == len(rolls)
     await table.start_game(CH, AKI, start())
 
@@ -115,7 +116,7 @@ async def test_the_player_who_acted_can_undo_and_the_opponent_sees_it(table: Tab
     with pytest.raises(NothingToUndo):  # the set-up itself is never undone
         await table.undo(CH, AKI)
     before, out = await _play_until(table, random.Random(3), want_barrier=False)
-    actor = table.store.events(out.game_id)[-1].actor
+    actor = (await table.on_worker(table.store.events, out.game_id))[-1].actor
     assert actor is not None
     with pytest.raises(NotYourUndo):
         await table.undo(CH, BEN if actor == AKI else AKI)
@@ -124,15 +125,15 @@ async def test_the_player_who_acted_can_undo_and_the_opponent_sees_it(table: Tab
     assert undone.version == out.version + 1
     assert undone.state.model_dump() == before
     assert (await table.status(CH)).state.model_dump() == before
-    log = table.game_log(CH)
+    log = await table.log(CH)
     assert log.entries[-1].type == "table_undo" and log.entries[-1].actor == actor
     assert out.version not in [b.version for b in log.in_effect]
-    assert table.check_replay(out.game_id).matches
+    assert (await table.replay_check(out.game_id)).matches
 
 
 async def test_nothing_is_undone_past_a_draw_a_shuffle_or_a_roll(table: TableService) -> None:
     _, out = await _play_until(table, random.Random(5), want_barrier=True)
-    actor = table.store.events(out.game_id)[-1].actor
+    actor = (await table.on_worker(table.store.events, out.game_id))[-1].actor
     assert actor is not None
     with pytest.raises(UndoBarrier) as info:
         await table.undo(CH, actor)
@@ -164,13 +165,13 @@ async def test_a_moderator_rolls_back_and_the_log_keeps_everything(table: TableS
         await table.rollback(CH, AKI, is_moderator=False, to_version=1)
     with pytest.raises(BadRollback):
         await table.rollback(CH, JUDGE, is_moderator=True, to_version=999)
-    entries_before = len(table.game_log(CH).entries)
+    entries_before = len((await table.log(CH)).entries)
     out = await table.rollback(CH, JUDGE, is_moderator=True, to_version=1)
     assert out.state.model_dump() == set_up
-    log = table.game_log(CH)
+    log = await table.log(CH)
     assert [b.version for b in log.in_effect] == [1]
     assert len(log.entries) == entries_before + 1 and log.entries[-1].type == "table_rollback"
-    assert table.check_replay(out.game_id).matches
+    assert (await table.replay_check(out.game_id)).matches
     user, action = next_move(out.state, rnd)  # play goes on from the set-up
     assert (await table.act(CH, user, action)).version == out.version + 1
 
@@ -180,15 +181,20 @@ async def test_a_moderator_ends_a_game_and_it_stays_readable(table: TableService
         await table.end(CH, AKI, is_moderator=False)
     out = await table.end(CH, JUDGE, is_moderator=True, reason="time")
     assert out.finished and out.revealed_seed
-    assert table.store.find(CH) is None
+    assert await table.on_worker(table.store.find, CH) is None
     log = await table.log(CH)
     assert log.entries[-1].type == "table_ended" and not log.game.active
-    assert table.check_replay(out.game_id).matches
+    assert (await table.replay_check(out.game_id)).matches
 
 
 async def test_two_services_on_one_file_see_each_others_moves(db_path: Path) -> None:
-    with Store.open(db_path) as one, Store.open(db_path) as two:
-        first, second = TableService(one), TableService(two)
+    # Each service has its own worker thread, holding its own connection to the file.
+    with (
+        Store.open(db_path) as one,
+        Store.open(db_path) as two,
+        closing(TableService(one)) as first,
+        closing(TableService(two)) as second,
+    ):
         await first.start_game(CH, AKI, start())
         rnd = random.Random(2)
         for turn in range(10):
@@ -196,15 +202,21 @@ async def test_two_services_on_one_file_see_each_others_moves(db_path: Path) -> 
             user, action = next_move((await acting.status(CH)).state, rnd)
             await acting.act(CH, user, action)
         assert (await first.status(CH)).version == (await second.status(CH)).version == 11
-        assert first.check_replay(first.store.load(CH).id).matches
+        game = await first.on_worker(first.store.load, CH)
+        assert (await first.replay_check(game.id)).matches
 
 
 async def test_a_service_holding_an_old_table_plays_on_the_stored_one(db_path: Path) -> None:
     # `first` holds the game in memory; `second`, on the same file, moves it on behind its back. The
     # next move through `first` (legal only on the stored table) is applied there once, not refused or
     # written over the other's move.
-    with Store.open(db_path) as one, Store.open(db_path) as two:
-        first, second = TableService(one), TableService(two)
+    # Each service has its own worker thread, holding its own connection to the file.
+    with (
+        Store.open(db_path) as one,
+        Store.open(db_path) as two,
+        closing(TableService(one)) as first,
+        closing(TableService(two)) as second,
+    ):
         await first.start_game(CH, AKI, start())
         rnd = random.Random(3)
         for _ in range(3):
@@ -218,7 +230,7 @@ async def test_a_service_holding_an_old_table_plays_on_the_stored_one(db_path: P
         out = await first.act(CH, *next_move(stored, rnd))
         assert out.version == 1 + 3 + 4 + 1
         assert (await second.status(CH)).version == out.version
-        assert second.check_replay(out.game_id).matches
+        assert (await second.replay_check(out.game_id)).matches
 
 
 async def test_a_busy_channel_does_not_hold_up_another(service: TableService) -> None:
@@ -276,7 +288,7 @@ async def test_a_damaged_state_row_stops_play_clearly_and_a_moderator_repairs_it
     repaired = await table.rollback(CH, JUDGE, is_moderator=True, to_version=out.version)
     assert repaired.state.model_dump() == good
     assert (await table.status(CH)).state.model_dump() == good
-    assert len(table.game_log(CH).in_effect) == out.version  # no move was dropped
+    assert len((await table.log(CH)).in_effect) == out.version  # no move was dropped
 
 
 async def test_a_game_decided_at_set_up_is_filed_as_finished_and_frees_the_channel(service: TableService) -> None:
@@ -291,8 +303,8 @@ async def test_a_game_decided_at_set_up_is_filed_as_finished_and_frees_the_chann
     )
     out = await service.start_game(CH, AKI, short)
     assert out.finished and out.state.over and out.revealed_seed
-    assert service.store.find(CH) is None
-    assert service.check_replay(out.game_id).matches
+    assert await service.on_worker(service.store.find, CH) is None
+    assert (await service.replay_check(out.game_id)).matches
     assert (await service.start_game(CH, AKI, start())).version == 1
 
 

@@ -44,20 +44,20 @@ async def test_undo_and_rollback_from_checkpoints_give_the_table_the_whole_log_g
                 elif choice < 0.6:
                     out = await service.act(CH, *next_move(out.state, rnd))
                 elif choice < 0.9:
-                    last = in_effect(store.events(out.game_id))[-1]
+                    last = in_effect(await service.on_worker(store.events, out.game_id))[-1]
                     out = await service.undo(CH, last.actor or AKI)
                 else:
-                    versions = [b.version for b in in_effect(store.events(out.game_id))]
+                    versions = [b.version for b in in_effect(await service.on_worker(store.events, out.game_id))]
                     out = await service.rollback(CH, JUDGE, is_moderator=True, to_version=rnd.choice(versions[-10:]))
             except RefereeError:
                 continue  # a refused undo (a barrier) or move: the rules decide, not this test
             if out.finished:
                 break
             service._cache.clear()  # the next step reads the file, as after a restart
-            check = service.check_replay(out.game_id)
+            check = await service.replay_check(out.game_id)
             assert check.matches, f"step {step}"
             assert out.state.model_dump() == check.rebuilt.model_dump()
-        kept = len(store.checkpoints(out.game_id))
+        kept = len(await service.on_worker(store.checkpoints, out.game_id))
         service.close()
     assert kept >= 3  # the test did go through kept states
 
@@ -79,9 +79,9 @@ async def test_repeated_actions_and_undos_keep_what_they_rebuilt_and_stay_exact(
             else:
                 out = await service.undo(CH, AKI)
             service._cache.clear()
-            check = service.check_replay(out.game_id)
+            check = await service.replay_check(out.game_id)
             assert check.matches and out.state.model_dump() == check.rebuilt.model_dump(), f"step {i}"
-        kept = store.checkpoints(out.game_id)
+        kept = await service.on_worker(store.checkpoints, out.game_id)
         service.close()
     assert any(v % 4 and v != 1 for v in kept)  # some were kept by undos, not only every 4th version
 
@@ -93,13 +93,17 @@ async def test_a_damaged_kept_state_is_passed_over_for_the_log(db_path: Path, mo
         out = await service.start_game(CH, AKI, start())
         for i in range(10):
             out = await service.act(CH, AKI, Adjust(player=str(AKI), subject=str(AKI), field="ether", value=i % 6))
-        store.db.conn.execute("UPDATE checkpoints SET state = '{\"players\": [' WHERE game_id = ?", (out.game_id,))
-        store.db.conn.commit()
+
+        def damage_the_kept_states() -> None:
+            store.db.conn.execute("UPDATE checkpoints SET state = '{\"players\": [' WHERE game_id = ?", (out.game_id,))
+            store.db.conn.commit()
+
+        await service.on_worker(damage_the_kept_states)
         service._cache.clear()
         for _ in range(3):
             out = await service.undo(CH, AKI)
-            check = service.check_replay(out.game_id)
+            check = await service.replay_check(out.game_id)
             assert check.matches and out.state.model_dump() == check.rebuilt.model_dump()
         out = await service.rollback(CH, JUDGE, is_moderator=True, to_version=3)
-        assert service.check_replay(out.game_id).matches
+        assert (await service.replay_check(out.game_id)).matches
         service.close()

@@ -51,9 +51,9 @@ def _verify(service: TableService, capsys: pytest.CaptureFixture[str]) -> tuple[
     return code, captured.out, captured.err
 
 
-def _types(service: TableService) -> list[str]:
-    game = service.store.latest(CHANNEL)
-    return [e.type for e in service.store.events(game.id)]
+async def _types(service: TableService) -> list[str]:
+    game = await service.on_worker(service.store.latest, CHANNEL)
+    return [e.type for e in await service.on_worker(service.store.events, game.id)]
 
 
 async def test_a_rolled_back_roll_is_still_verified(service: TableService, capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,7 +61,7 @@ async def test_a_rolled_back_roll_is_still_verified(service: TableService, capsy
     lines = [line for line in DEMO.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     for line in lines:
         assert (await session.run(line)).refusal is None, line
-        if "dice_rolled" in _types(service):
+        if "dice_rolled" in await _types(service):
             break
     else:
         pytest.fail("the demo never rolled a die")
@@ -70,9 +70,9 @@ async def test_a_rolled_back_roll_is_still_verified(service: TableService, capsy
     assert (await session.run(line)).refusal is None  # and plays it again: a new roll, a new number
     await service.end(CHANNEL, alice, is_moderator=True, reason="test")
 
-    log = service.game_log(CHANNEL)
+    log = await service.log(CHANNEL)
     in_effect = [e.type for b in log.in_effect for e in b.entries]
-    rolls = _types(service).count("dice_rolled")
+    rolls = (await _types(service)).count("dice_rolled")
     assert rolls == 2 and in_effect.count("dice_rolled") == 1, "one roll was rolled back, one stands"
     code, out, err = _verify(service, capsys)
     assert code == 0, err
@@ -90,7 +90,7 @@ async def test_a_rebuilt_deck_is_verified_from_the_cards_it_was_built_from(
     short = start.players[0].model_copy(update={"deck": five})
     await service.start_game(CHANNEL, alice, start.model_copy(update={"players": (short, start.players[1])}))
     for _ in range(300):
-        if "deck_rebuilt" in _types(service):
+        if "deck_rebuilt" in await _types(service):
             break
         state = (await service.status(CHANNEL)).state
         assert state.active is not None
@@ -105,8 +105,9 @@ async def test_a_rebuilt_deck_is_verified_from_the_cards_it_was_built_from(
         pytest.fail("alice's deck was never rebuilt")
     await service.end(CHANNEL, alice, is_moderator=True, reason="test")
 
-    game = service.store.latest(CHANNEL)
-    rebuilt = next(e for e in service.store.events(game.id) if e.type == "deck_rebuilt")
+    game = await service.on_worker(service.store.latest, CHANNEL)
+    events = await service.on_worker(service.store.events, game.id)
+    rebuilt = next(e for e in events if e.type == "deck_rebuilt")
     assert len(json.loads(rebuilt.data)["order"]) >= 3, "a shuffle whose order depends on the cards it started from"
     code, out, err = _verify(service, capsys)
     assert code == 0, err
