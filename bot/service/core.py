@@ -114,7 +114,7 @@ class TableCore:
             rolls=_rolls(events, user_id, rng.commitment),
             result=_result(state) if state.over else None,
         )
-        log.info("game started", extra=_at(game, action="start"))
+        log.debug("game started", extra=_at(game, action="start"))
         if state.over:  # decided at set-up (a deck too small to draw from): filed as finished at once
             return Outcome(channel_id, game.id, game.version, state, list(events), True, rng.commitment, rng.seed.hex())
         self._cache.put(channel_id, Held(game, state))
@@ -293,7 +293,7 @@ class TableCore:
                 rolls=_rolls(events, user_id, game.commitment),
             )
             self._cache.pop(game.channel_id)
-            log.info("game finished", extra=_at(game, stored.version, action=str(events[-1].type)))
+            log.debug("game finished", extra=_at(game, stored.version, action=str(events[-1].type)))
             seed = stored.seed.hex() if stored.seed is not None else None
             return Outcome(
                 game.channel_id,

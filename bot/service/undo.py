@@ -63,7 +63,7 @@ class UndoRules(TableCore):
             raise UndoBarrier(event=barrier[0].type, reason=barrier[1])
         state = self._state_from(game, base, [v for v, _ in reversed(tail.found[1:])], enough)
         undone = [TableUndo(by=user_id, undone=version)]
-        log.info("undo of version %d", version, extra={"channel": game.channel_id, "game": game.id})
+        log.debug("undo of version %d", version, extra={"channel": game.channel_id, "game": game.id})
         return self._keep_if_far(tail, self._commit(game, state, undone, user_id, before=before))
 
     def _rollback_now(self, channel_id: int, user_id: int, to_version: int | None) -> Outcome:
@@ -88,7 +88,7 @@ class UndoRules(TableCore):
             raise BadRollback(versions=", ".join(str(v) for v in every) or "-")
         state = self._state_from(game, base, [v for v in reversed(versions) if v <= target], enough)
         rolled = [TableRollback(by=user_id, to=target)]
-        log.info("rollback to version %d", target, extra={"channel": game.channel_id, "game": game.id})
+        log.debug("rollback to version %d", target, extra={"channel": game.channel_id, "game": game.id})
         return self._keep_if_far(tail, self._commit(game, state, rolled, user_id, before=before))
 
     def _keep_if_far(self, tail: Tail, out: Outcome) -> Outcome:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from sqlite_utils import Database
 
-from bot.store.errors import DatabaseBusy, DatabaseUnusable, ForeignDatabase, IdOutOfRange, StoreError
+from bot.store.errors import DatabaseBusy, DatabaseUnusable, ForeignDatabase, IdOutOfRange, StoreError, WrongThread
 from bot.store.migrations import MIGRATIONS, OUR_TABLES, migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -141,6 +141,10 @@ def translated(path: Path) -> Iterator[None]:
     except sqlite3.OperationalError as exc:
         if _is_busy(exc):
             raise DatabaseBusy(path=str(path)) from exc
+        raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
+    except sqlite3.ProgrammingError as exc:
+        if "thread" in str(exc):  # a caller that skipped the service's worker: a bug, not the file's fault
+            raise WrongThread(path=str(path)) from exc
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc
     except sqlite3.DatabaseError as exc:
         raise DatabaseUnusable(path=str(path), reason=_reason(exc)) from exc

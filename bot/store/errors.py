@@ -71,3 +71,10 @@ class DatabaseBusy(StoreError):
 
 class NoDeck(StoreError):
     key = "store.no_deck"
+
+
+class WrongThread(StoreError):
+    """The store was used from a thread other than the one its service's worker took it for: a front end
+    that reached into the store beside the service. A bug to fix in that code; the file is fine."""
+
+    key = "store.wrong_thread"

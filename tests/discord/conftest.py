@@ -21,7 +21,7 @@ import itertools
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from discord import ClientUser
@@ -146,7 +146,7 @@ class RecordingWebhookAdapter(AsyncWebhookAdapter):
     """Interaction responses and follow-ups are recorded, never sent."""
 
     def __init__(self, recorder: Recorder) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.recorder = recorder
 
     async def request(self, route: Route, session: Any, *, payload: dict[str, Any] | None = None, **_: Any) -> Any:
@@ -282,7 +282,7 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(_env_file=None, REFEREE_DATA_DIR=tmp_path)  # type: ignore[call-arg]
+    return Settings(_env_file=None, REFEREE_DATA_DIR=tmp_path)
 
 
 @pytest.fixture
@@ -301,7 +301,7 @@ async def harness(settings: Settings, store: Store, catalog: Catalog, index_dir:
     bot._connection.http = bot.http
     bot._connection.application_id = APP_ID
     bot._connection.user = ClientUser(
-        state=bot._connection, data={**user_payload(APP_ID), "bot": True}
+        state=bot._connection, data=cast(Any, {**user_payload(APP_ID), "bot": True})
     )  # as login does
     async with bot:
         await bot.setup_hook()

@@ -72,13 +72,13 @@ def test_a_player_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None
             assert kind == "pid"
             commits: list[tuple[int, int]] = []
             if rnd.random() < 0.85:  # mostly mid-game; sometimes while it is still opening the file
-                kind, game, version = _line(proc.stdout).split()
-                commits.append((int(game), int(version)))
+                _, game_text, version_text = _line(proc.stdout).split()
+                commits.append((int(game_text), int(version_text)))
                 time.sleep(rnd.uniform(0, 0.1))
             os.kill(int(pid), signal.SIGKILL)
             while (line := _line(proc.stdout)).startswith("commit"):
-                _, game, version = line.split()
-                commits.append((int(game), int(version)))
+                _, game_text, version_text = line.split()
+                commits.append((int(game_text), int(version_text)))
             status = int(line.split()[1])
             assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
             after = _check(db)

@@ -69,7 +69,7 @@ async def test_the_admin_command_ends_a_damaged_game(
     db_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game_id, broken = await _damaged_game(db_path)
-    settings = Settings(REFEREE_DATA_DIR=tmp_path / "unused")  # type: ignore[call-arg]
+    settings = Settings(REFEREE_DATA_DIR=tmp_path / "unused")
     assert _cli(["game", "end", str(CH), "--db", str(db_path), "--reason", "state damaged"], settings) == 0
     out = capsys.readouterr().out
     assert f"#{game_id}" in out

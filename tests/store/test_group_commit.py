@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import random
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ class CountingStore(Store):
             yield still_open
 
 
-async def _held_back(service: TableService, requests: list[asyncio.Future[Outcome]]) -> list[object]:
+async def _held_back(service: TableService, requests: Sequence[Awaitable[object]]) -> list[object]:
     """Hold the worker on one call until every request is queued behind it, then let them all run."""
     gate = threading.Event()
     blocker = asyncio.ensure_future(service._run(gate.wait, 10))

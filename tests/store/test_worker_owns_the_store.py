@@ -20,7 +20,7 @@ async def test_the_store_is_the_workers_while_the_service_runs_and_free_again_af
     out = await service.start_game(CH, AKI, start())
     with pytest.raises(StoreError) as refused:
         store.events(out.game_id)  # from the event loop's thread, beside the running service
-    assert "thread" in str(refused.value.__cause__)
+    assert refused.value.message_key == "store.wrong_thread" and "bug" in refused.value.message("en")
     # The sanctioned way for a tool: ask the worker to look.
     assert len(await service.on_worker(store.events, out.game_id)) == len(out.events)
     service.close()

@@ -12,6 +12,7 @@ import re
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,7 +77,7 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, st
     return code, captured.out, captured.err
 
 
-def _sql(db: Path, query: str, *params: object) -> list[tuple[object, ...]]:
+def _sql(db: Path, query: str, *params: object) -> list[tuple[Any, ...]]:
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:
         return conn.execute(query, params).fetchall()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.catalog import Catalog, load_catalog
+from bot.catalog import Catalog, Deck, load_catalog
 from bot.cli.console import console_table_id, seeded
 from bot.console.session import ConsoleSession, user_id
 from bot.engine import Charge, GameOptions, NoBlock, Pass, legal_actions, start_action
@@ -83,7 +83,10 @@ async def test_a_rebuilt_deck_is_verified_from_the_cards_it_was_built_from(
     service: TableService, capsys: pytest.CaptureFixture[str]
 ) -> None:
     alice, bob = user_id("alice"), user_id("bob")
-    seats = [(str(alice), "alice", "solar-vanguard"), (str(bob), "bob", "tidal-veil")]
+    seats: list[tuple[str, str, Deck | str]] = [
+        (str(alice), "alice", "solar-vanguard"),
+        (str(bob), "bob", "tidal-veil"),
+    ]
     start = start_action(catalog(), seats, GameOptions(first_player="first_seat"))
     # Five different spells: alice draws them all at once, converts them, and her deck is rebuilt from them.
     five = tuple(dict.fromkeys(start.players[0].deck))[:5]
