@@ -11,7 +11,7 @@ from bot.engine.effects import Source, knock_out, raise_resonance, resolve
 from bot.engine.errors import RuleViolation
 from bot.engine.naming import card_name, printed_name, unit_name
 from bot.engine.phases import after_charge_step, after_main_action, after_main_pass, after_window_pass
-from bot.engine.state import GameState, Unit
+from bot.engine.state import GameState, PendingAdjust, Unit
 from bot.engine.targets import check_targets
 from bot.errors import Named
 from bot.i18n import t
@@ -434,13 +434,18 @@ def adjust(ctx: Ctx, a: act.Adjust) -> None:
     )
 
 
-def confirm_adjust(ctx: Ctx, a: act.ConfirmAdjust) -> None:
-    """The owner of the subject agrees: the request takes effect now, checked against the table as it is."""
-    state = ctx.state
-    seat = seat_of(state, a.player)
+def _waiting(state: GameState, player: str) -> tuple[int, PendingAdjust]:
+    """The seat of `player` and the adjustment request that waits for an answer (refused when none does)."""
     pending = state.pending_adjust
     if pending is None:
         raise RuleViolation("engine.no_adjust_pending")
+    return seat_of(state, player), pending
+
+
+def confirm_adjust(ctx: Ctx, a: act.ConfirmAdjust) -> None:
+    """The owner of the subject agrees: the request takes effect now, checked against the table as it is."""
+    state = ctx.state
+    seat, pending = _waiting(state, a.player)
     if pending.owner != seat:
         raise RuleViolation("engine.adjust_owner_confirms", player=state.players[pending.owner].name)
     field: act.AdjustField = pending.field  # type: ignore[assignment]  # it came from an Adjust
@@ -451,10 +456,7 @@ def confirm_adjust(ctx: Ctx, a: act.ConfirmAdjust) -> None:
 def reject_adjust(ctx: Ctx, a: act.RejectAdjust) -> None:
     """The owner refuses the request, or its asker withdraws it: nothing changes on the board."""
     state = ctx.state
-    seat = seat_of(state, a.player)
-    pending = state.pending_adjust
-    if pending is None:
-        raise RuleViolation("engine.no_adjust_pending")
+    seat, pending = _waiting(state, a.player)
     if seat not in (pending.owner, pending.seat):  # two seats: always true today, kept for clarity
         raise RuleViolation("engine.adjust_owner_confirms", player=state.players[pending.owner].name)
     field: act.AdjustField = pending.field  # type: ignore[assignment]  # it came from an Adjust
