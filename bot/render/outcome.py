@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from bot.dice.given import PRACTICE
 from bot.engine.events import GameStarted
 from bot.errors import RefereeError
 from bot.render.board import dice_lines, status_lines
@@ -28,7 +29,7 @@ class RenderFailed(RefereeError):
 
 def render_outcome(outcome: Outcome, locale: str) -> Message:
     try:
-        lines = render_events(outcome.events, outcome.before, locale)
+        lines = render_events(outcome.events, outcome.before, locale, practice=outcome.commitment == PRACTICE)
         lines += ["→ " + s for s in status_lines(outcome.state, locale, finished=outcome.finished)]
         # Fair dice: the hash of the secret seed is published as the game opens, the seed as it ends,
         # so anyone can check every roll and shuffle afterwards (referee verify). A seeded table says
