@@ -35,7 +35,11 @@ def render_outcome(outcome: Outcome, locale: str) -> Message:
         # so anyone can check every roll and shuffle afterwards (referee verify). A seeded table says
         # instead that its dice are reproducible, not fair.
         opened = any(isinstance(event, GameStarted) for event in outcome.events)
-        lines += dice_lines(outcome.commitment if opened else None, outcome.revealed_seed, locale)
+        if outcome.commitment == PRACTICE:  # a judge's table: said so as it opens and ends; no seed to reveal
+            shown = opened or outcome.finished
+            lines += dice_lines(PRACTICE, None, locale) if shown else []
+        else:
+            lines += dice_lines(outcome.commitment if opened else None, outcome.revealed_seed, locale)
     except RefereeError:
         raise
     except Exception as exc:
