@@ -279,4 +279,3 @@ class ConsoleSession:
     def _outcome(self, outcome: Outcome) -> Message:
         """The public log lines of what happened, then who must act now (or how the game ended)."""
         return render_outcome(outcome, self.locale)
-

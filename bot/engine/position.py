@@ -49,7 +49,9 @@ class SideSpec(_Frozen):
 
     name: str = Field(min_length=1, max_length=100, description="The player's name at the table.")
     leader: CardRef = Field(description="Which of the three Arcastella is the leader.")
-    units: tuple[UnitSpec, ...] = Field(min_length=3, max_length=20, description="The three Arcastella, then followers.")
+    units: tuple[UnitSpec, ...] = Field(
+        min_length=3, max_length=20, description="The three Arcastella, then followers."
+    )
     auras: tuple[AuraSpec, ...] = Field(default=(), max_length=10)
     hand: Zone = Field(default=(), description="Cards in hand.")
     deck: Zone = Field(default=(), description="The deck, top card first.")
@@ -84,7 +86,7 @@ class Position(_Frozen):
         return None
 
 
-def position_events(position: Position, player_ids: tuple[str, str], cards: dict[str, Card]) -> list[object]:
+def position_events(position: Position, player_ids: tuple[str, str], cards: dict[str, Card]) -> list[ev.Event]:
     """`game_started` then `position_loaded` for this position; `cards` holds every card it names
     (bot/table/position.py has checked kinds, counts and names, so nothing here can fail on a good file)."""
     specs: list[SeatSpec] = []
@@ -150,6 +152,6 @@ def position_events(position: Position, player_ids: tuple[str, str], cards: dict
     ]  # fmt: skip
 
 
-def position_state(events: list[object]) -> GameState:
+def position_state(events: list[ev.Event]) -> GameState:
     """The table the events of `position_events` set up."""
     return fold_all(GameState(), events)

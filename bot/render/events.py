@@ -25,9 +25,7 @@ from bot.render.names import Names, card_label
 Line = Callable[[Any, Names], str | None]
 
 
-def render_events(
-    events: Iterable[Any], before: GameState | None, locale: str, *, practice: bool = False
-) -> list[str]:
+def render_events(events: Iterable[Any], before: GameState | None, locale: str, *, practice: bool = False) -> list[str]:
     """The public lines of `events`, which happened to the table `before` (None: an empty table).
 
     Table entries of the service (undo, rollback, end) are rendered too. `practice`: the events are of a

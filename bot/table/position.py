@@ -168,7 +168,9 @@ class _Checker:
         for i, aura in enumerate(auras):
             card = self.catalog.cards.get(aura.card)
             if isinstance(card, AuraCompolta) and aura.resonance > card.resonance_max:
-                self.problem(f"{at}.auras[{i}].resonance", "resonance_above_max", value=aura.resonance, max=card.resonance_max)
+                self.problem(
+                    f"{at}.auras[{i}].resonance", "resonance_above_max", value=aura.resonance, max=card.resonance_max
+                )
         zones = {z: self.zone(f"{at}.{z}", getattr(side, z)) for z in ("hand", "deck", "cemetery", "ether_area")}
         for z in ("hand", "deck", "ether_area"):
             for i, card_id in enumerate(zones[z]):

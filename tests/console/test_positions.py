@@ -91,9 +91,7 @@ async def test_a_support_skill_does_not_tap_and_works_once_per_turn(session: Con
 
 
 @pytest.mark.parametrize(("check", "hp", "broken"), [(1, 29, True), (2, 30, False)])
-async def test_the_sephirot_check_comes_before_def(
-    session: ConsoleSession, check: int, hp: int, broken: bool
-) -> None:
+async def test_the_sephirot_check_comes_before_def(session: ConsoleSession, check: int, hp: int, broken: bool) -> None:
     await opened(session, position("sephirot-break.toml", dice=(3, 4, check)))
     shown = text(await session.run("alice: /skill unit:ignis-hart skill:crimson-slash target:nox-arden"))
     assert ("7 − DEF 2 = 5" if broken else "7 − DEF 3 = 4") in shown

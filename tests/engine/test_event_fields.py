@@ -54,7 +54,13 @@ def _game_started(b: GameState, a: GameState, e: ev.GameStarted) -> None:
 
 def _position_loaded(b: GameState, a: GameState, e: ev.PositionLoaded) -> None:
     assert a.players == list(e.players) and a.players[0] is not e.players[0]  # a copy: later folds leave it be
-    assert (a.turn, a.turn_player, a.phase, a.active, a.next_id) == (e.turn, e.turn_player, e.phase, e.active, e.next_id)
+    assert (a.turn, a.turn_player, a.phase, a.active, a.next_id) == (
+        e.turn,
+        e.turn_player,
+        e.phase,
+        e.active,
+        e.next_id,
+    )
     assert a.def_mods == list(e.def_mods) and a.pending is None and a.passes == 0
 
 
