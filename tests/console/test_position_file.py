@@ -125,3 +125,11 @@ def test_referee_console_plays_a_position_file(tmp_path: Path) -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "PRACTICE TABLE" in run.stdout and "given [5, 4] = 9" in run.stdout and "HP 29" in run.stdout
+
+
+def test_the_position_schema_for_editors_is_up_to_date() -> None:
+    from bot.catalog.schema import schema_text
+    from bot.engine.position import Position
+
+    shipped = (ROOT / "docs" / "positions" / "position.schema.json").read_text(encoding="utf-8")
+    assert shipped == schema_text(Position), "regenerate docs/positions/position.schema.json (see its README)"
