@@ -192,3 +192,21 @@ async def test_a_second_table_is_refused_while_one_runs(session: ConsoleSession)
     await opened(session, position("support-skill.toml"))
     reply = await session.start_position(position("support-skill.toml"), "again.toml")
     assert reply.refusal is not None
+
+
+def test_referee_replay_of_a_running_practice_table_says_practice_and_hides_hands_and_decks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    db = tmp_path / "t.sqlite3"
+    script = tmp_path / "s.txt"
+    script.write_text("/game status\n", encoding="utf-8")
+    file = POSITIONS / "spell-against-def.toml"
+    assert main(["console", "--position", str(file), "--db", str(db), "--script", str(script), "--channel", "5"]) == 0
+    capsys.readouterr()
+    assert main(["replay", "5", "--db", str(db), "--locale", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "PRACTICE TABLE" in out and "position_loaded" in out
+    assert "blaze-lance" not in out.split("position_loaded", 1)[1].split("\n", 1)[0]  # alice's hand stays hidden
+    assert "Revealed seed" not in out
