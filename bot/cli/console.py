@@ -4,6 +4,7 @@ referee console                               a prompt (or lines piped on stdin)
 referee console --db table.sqlite3            the table lives in that file and resumes next time
 referee console --script FILE --seed N        play a scripted game and print the transcript
 referee console --script FILE --json          print the final state and the event log as JSON
+referee console --position FILE [--script F]  a judge's practice table set up from a position file
 """
 
 from __future__ import annotations
@@ -48,6 +49,14 @@ def register(sub: Any) -> None:
         "seed of the dice and shuffles: the same seed and script give the same transcript; "
         "anyone who knows N knows every roll, so the dice are reproducible, not fair",
     )
+    parser.add_argument(
+        "--position",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="局面ファイルから練習卓を始める（docs/positions/）。ダイスは指定値で、公正な対局ではない / "
+        "open a judge's practice table from a position file (docs/positions/): its dice are given, not rolled",
+    )
     parser.add_argument("--json", action="store_true", help="最終盤面と記録を JSON で / final state and events as JSON")
     parser.add_argument("--strict", action="store_true", help="拒否された行で止まる（終了コード1）/ stop at a refusal")
     parser.add_argument("--channel", type=int, default=1, metavar="ID", help="卓のチャンネル ID / table channel id")
@@ -59,13 +68,24 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     locale = args.locale or settings.default_locale
     # Read the script (or piped input) before any database is opened, so bad input changes and creates nothing.
     script = read_script(args.script) if args.script is not None else None
+    position = read_position(args.position, settings) if args.position is not None else None
     try:
         if args.db is not None:
-            return asyncio.run(_play(args, settings, args.db, locale, script))
+            return asyncio.run(_play(args, settings, args.db, locale, script, position))
         with tempfile.TemporaryDirectory(prefix="referee-console-") as folder:
-            return asyncio.run(_play(args, settings, Path(folder) / "console.sqlite3", locale, script))
+            db = Path(folder) / "console.sqlite3"
+            return asyncio.run(_play(args, settings, db, locale, script, position))
     except KeyboardInterrupt:  # Ctrl-C at the prompt: every played line is already committed
         return 130
+
+
+def read_position(path: Path, settings: Settings) -> Any:
+    """The checked position of the file (bot/table/position.py), read and checked against the cards
+    before any database is opened, so a bad file changes and creates nothing."""
+    from bot.catalog import load_catalog
+    from bot.table.position import load_position
+
+    return load_position(path, load_catalog(settings.cards_dir))
 
 
 def read_script(path: Path) -> list[str]:
@@ -122,7 +142,14 @@ def console_table_id(channel_id: int) -> str:
     return f"console-{channel_id}"
 
 
-async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: str, script: list[str] | None) -> int:
+async def _play(
+    args: argparse.Namespace,
+    settings: Settings,
+    db: Path,
+    locale: str,
+    script: list[str] | None,
+    position: Any = None,
+) -> int:
     from bot.catalog import load_catalog
     from bot.console.session import ConsoleSession
     from bot.console.transcript import final_json, format_reply, play_lines, write_json
@@ -144,7 +171,12 @@ async def _play(args: argparse.Namespace, settings: Settings, db: Path, locale: 
             dice = FairRandomness(roll_seed, f"console-{channel}-rolls", next_number=rolls)
         session = ConsoleSession(service, channel_id=channel, locale=locale, dice=dice)
         out = _printer(sys.stderr if args.json else sys.stdout)
-        view = await session.current()
+        if position is not None:
+            reply = await session.start_position(position, args.position.name)
+            out(format_reply(reply, locale))
+            if reply.refusal is not None:
+                return 1
+        view = await session.current() if position is None else None  # a new practice table was just shown
         if view is not None:
             out(format_reply(await session.run("/game status"), locale))
         if script is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.running import run_async
+from bot.dice.given import PRACTICE
 from bot.files import write_new_text
 from bot.i18n import t
 from bot.render import render_log, to_text
@@ -76,6 +77,13 @@ def public_data(entry: LogEntry, locale: str) -> str:
             {**seat, "deck": hidden(seat.get("deck") or [])} if isinstance(seat, dict) else seat
             for seat in data.get("players") or []
         ]
+    elif entry.type == "position_loaded":  # a practice table: its hands and deck orders, as counts
+        data["players"] = [
+            {**side, "hand": hidden(side.get("hand") or []), "deck": hidden(side.get("deck") or [])}
+            if isinstance(side, dict)
+            else side
+            for side in data.get("players") or []
+        ]
     elif entry.type != "adjusted" or data.get("field") == "deck_top":  # a discard shows its cards to all
         name = _SECRET_LISTS[entry.type]
         if isinstance(data.get(name), list):
@@ -90,6 +98,7 @@ _SECRET_LISTS = {
     "cards_drawn": "cards",
     "adjusted": "cards",
     "game_started": "players",
+    "position_loaded": "players",
 }
 
 
@@ -115,7 +124,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             commitment=game.commitment or "-",
         )
     )
-    if game.revealed_seed:
+    if game.commitment == PRACTICE:  # a judge's table: its "seed" is only the given faces, already in the log
+        print(t("practice.board.marker", locale))
+    elif game.revealed_seed:
         print(t("store.replay.seed", locale, seed=game.revealed_seed))
     if args.text:
         print(to_text(render_log(log.events(), locale)))

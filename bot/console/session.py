@@ -20,6 +20,7 @@ from bot.console.lines import ConsoleLine, parse_line
 from bot.dice import Randomness, roll
 from bot.dice import render as render_roll
 from bot.engine import Event, GameState
+from bot.engine.position import Position
 from bot.errors import RefereeError
 from bot.i18n import t
 from bot.render import (
@@ -201,10 +202,22 @@ class ConsoleSession:
         shown = render_roll(result, self.locale)
         return [Message(lines=[f"{who}: {shown}" if who else shown])]
 
+    async def start_position(self, position: Position, file: str) -> Reply:
+        """Open a judge's practice table from a checked position (bot/table/position.py): each side is
+        the local user of its name; it is opened in the name of the first side's player."""
+        ids = (user_id(position.players[0].name), user_id(position.players[1].name))
+        try:
+            outcome = await self.service.start_practice(self.channel_id, ids[0], position, ids)
+        except RefereeError as exc:
+            return Reply(refusal=exc)
+        opened = Message(lines=[t("practice.loaded", self.locale, file=file)])
+        return Reply(messages=[opened, self._outcome(outcome)])
+
     async def _legal(self, line: ConsoleLine) -> list[Message]:
-        """What the actor may do now, as the lines that do it (a hint, so only to that player)."""
+        """What the actor may do now, as the lines that do it (a hint, so only to that player).
+        `/legal NAME` asks for another player (a judge walking through a position)."""
         view = await self._view()
-        actor = self._actor(line, view.state)
+        actor = line.text.strip() or self._actor(line, view.state)
         actions = await self.service.legal(self.channel_id, user_id(actor))
         lines = list(dict.fromkeys(f"{actor}: {action_line(view.state, a)}" for a in actions))
         title = t("console.legal_title", self.locale, player=actor, count=len(lines))
@@ -266,4 +279,3 @@ class ConsoleSession:
     def _outcome(self, outcome: Outcome) -> Message:
         """The public log lines of what happened, then who must act now (or how the game ended)."""
         return render_outcome(outcome, self.locale)
-

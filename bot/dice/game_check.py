@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.dice.errors import DiceError
 from bot.dice.fair import REPRODUCIBLE, commitment_of
+from bot.dice.given import PRACTICE
 from bot.dice.verify import Mismatch, check_commitment, missing_numbers, verify_log
 
 
@@ -53,6 +54,8 @@ def check_game(
     """`published` is the commitment the players saw at the start: without it the check trusts the
     stored one. Draws are numbered 0, 1, 2 ... and never reused, and every roll of the log was filed
     as it was made: a missing number, or a roll the rolls table lacks, is a problem too."""
+    if commitment == PRACTICE:  # a judge's practice table: its dice were given, there is nothing to check
+        raise DiceError("practice.dice.not_verifiable", game=game_id)
     if not revealed_seed or not commitment:
         raise DiceError("dice.verify.no_seed", game=game_id)
     seed = bytes.fromhex(revealed_seed)

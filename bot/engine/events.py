@@ -15,7 +15,7 @@ from bot.catalog.cards import Card
 from bot.catalog.effects import Effect
 from bot.engine.actions import AdjustField, SeatSpec
 from bot.engine.options import GameOptions
-from bot.engine.state import Phase, SourceKind
+from bot.engine.state import DefModifier, Phase, PlayerState, SourceKind
 
 
 class _Event(BaseModel):
@@ -427,8 +427,26 @@ class GameEnded(_Event):
     reason: Literal["leader_knocked_out", "concession", "deck_out"]
 
 
+class PositionLoaded(_Event):
+    """A judge's practice table (docs/positions/README.md): right after its GameStarted, the table is
+    set to the position the file describes. Carries the whole of what it sets, so a replay needs no file;
+    `dice` are the faces the judge gave, played in order instead of rolled (bot/dice/given.py)."""
+
+    type: Literal["position_loaded"] = "position_loaded"
+    title: str
+    players: tuple[PlayerState, PlayerState]
+    turn: int
+    turn_player: int
+    phase: Phase
+    active: int
+    def_mods: tuple[DefModifier, ...] = ()
+    next_id: int
+    dice: tuple[int, ...] = ()
+
+
 Event = Annotated[
     GameStarted
+    | PositionLoaded
     | DiceRolled
     | FirstPlayerChosen
     | DeckShuffled

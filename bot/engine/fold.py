@@ -84,6 +84,16 @@ def _game_started(s: GameState, e: ev.GameStarted) -> None:
     s.phase = "setup"
 
 
+def _position_loaded(s: GameState, e: ev.PositionLoaded) -> None:
+    # Copies: folding later events changes the state in place and must never change the event.
+    s.players = [p.clone() for p in e.players]
+    s.turn, s.turn_player, s.phase, s.active = e.turn, e.turn_player, e.phase, e.active
+    s.def_mods = [m.model_copy() for m in e.def_mods]
+    s.next_id = e.next_id
+    s.passes = 0
+    s.pending = None
+
+
 def _first_player(s: GameState, e: ev.FirstPlayerChosen) -> None:
     s.turn_player = e.seat
 
@@ -393,6 +403,7 @@ def _nothing(s: GameState, e: Any) -> None:
 
 FOLD: dict[type[Any], Callable[[GameState, Any], None]] = {
     ev.GameStarted: _game_started,
+    ev.PositionLoaded: _position_loaded,
     ev.DiceRolled: _nothing,
     ev.FirstPlayerChosen: _first_player,
     ev.DeckShuffled: _shuffled,

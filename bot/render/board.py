@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.catalog.cards import AuraCompolta
 from bot.dice.fair import REPRODUCIBLE
+from bot.dice.given import PRACTICE
 from bot.engine.options import GameOptions
 from bot.engine.state import GameState, PlayerState, Unit
 from bot.i18n import t
@@ -42,6 +43,9 @@ def dice_lines(commitment: str | None, revealed_seed: str | None, locale: str) -
     """What the table says about its dice: the commitment of a fair table, or plainly that a seeded
     table's dice are reproducible and not fair (it has no commitment to show); the seed once revealed."""
     lines = []
+    if commitment == PRACTICE:  # a judge's position: never to be taken for a fair game
+        lines.append(t("practice.board.marker", locale))
+        return lines  # its "seed" is the list of given faces, already in the log
     if commitment == REPRODUCIBLE:
         lines.append(t("render.board.reproducible", locale))
     elif commitment:

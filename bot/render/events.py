@@ -25,10 +25,11 @@ from bot.render.names import Names, card_label
 Line = Callable[[Any, Names], str | None]
 
 
-def render_events(events: Iterable[Any], before: GameState | None, locale: str) -> list[str]:
+def render_events(events: Iterable[Any], before: GameState | None, locale: str, *, practice: bool = False) -> list[str]:
     """The public lines of `events`, which happened to the table `before` (None: an empty table).
 
-    Table entries of the service (undo, rollback, end) are rendered too.
+    Table entries of the service (undo, rollback, end) are rendered too. `practice`: the events are of a
+    judge's practice table (a `position_loaded` among them says so too), whose dice were given, not rolled.
     """
     names = Names(before, locale)
     lines: list[str] = []
@@ -37,8 +38,11 @@ def render_events(events: Iterable[Any], before: GameState | None, locale: str) 
         kind = type(event)
         if kind in _ENGINE_LINES:
             names.introduce(event)
-            if kind is ev.Untapped and isinstance(previous, ev.TurnStarted):
-                line: str | None = _start_untap(event, names)  # the start phase's own untap: house rule 3
+            practice = practice or kind is ev.PositionLoaded
+            if kind is ev.DiceRolled and practice:
+                line: str | None = _given_dice(event, names)
+            elif kind is ev.Untapped and isinstance(previous, ev.TurnStarted):
+                line = _start_untap(event, names)  # the start phase's own untap: house rule 3
             else:
                 line = _ENGINE_LINES[kind](event, names)
         else:
@@ -65,6 +69,50 @@ def _game_started(e: ev.GameStarted, n: Names) -> str:
         joined = t("render.list_joiner", n.locale).join(units)
         lines.append(_l("lineup", n, player=spec.name, units=joined, deck=len(spec.deck)))
     return "\n".join(lines)
+
+
+def _position_loaded(e: ev.PositionLoaded, n: Names) -> str:
+    """A practice table's opening: the position, each side as the board shows it, and the given dice."""
+    from bot.render.board import unit_line  # the board's own words for a unit
+
+    locale = n.locale
+    title = t("practice.log.title", locale, title=e.title) if e.title else ""
+    dice = (
+        t("practice.log.given", locale, faces=", ".join(str(f) for f in e.dice))
+        if e.dice
+        else t("practice.log.no_dice", locale)
+    )
+    lines = [
+        t(
+            "practice.log.loaded", locale, title=title, turn=e.turn, player=n.player(e.turn_player),
+            phase=t(f"render.phase.{e.phase}", locale), active=n.player(e.active), dice=dice,
+        )
+    ]  # fmt: skip
+    table = GameState(cards=n.cards, players=[p.clone() for p in e.players], def_mods=list(e.def_mods))
+    for seat, player in enumerate(e.players):
+        units = t("render.list_joiner", locale).join(
+            unit_line(table, u, n, leader=player.leader).strip() for u in player.units
+        )
+        lines.append(
+            t(
+                "practice.log.side", locale, player=n.player(seat), units=units, hand=len(player.hand),
+                deck=len(player.deck), cemetery=len(player.cemetery), ether=player.ether, rights=player.astral_rights,
+            )
+        )  # fmt: skip
+    return "\n".join(lines)
+
+
+def _given_dice(e: ev.DiceRolled, n: Names) -> str:
+    """A practice table's roll: the faces the position gave, never called rolled."""
+    return t(
+        "practice.log.dice",
+        n.locale,
+        purpose=t(f"render.purpose.{e.purpose}", n.locale),
+        expression=e.expression,
+        faces=", ".join(str(f) for f in e.faces),
+        total=e.total,
+        number=(e.number or 0) + 1,
+    )
 
 
 def _dice(e: ev.DiceRolled, n: Names) -> str:
@@ -376,6 +424,7 @@ def _game_ended(e: ev.GameEnded, n: Names) -> str:
 
 _ENGINE_LINES: dict[type[Any], Line] = {
     ev.GameStarted: _game_started,
+    ev.PositionLoaded: _position_loaded,
     ev.DiceRolled: _dice,
     ev.FirstPlayerChosen: _first,
     ev.DeckShuffled: _shuffled,

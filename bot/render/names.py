@@ -60,6 +60,12 @@ class Names:
             for seat, spec in enumerate(event.players):
                 for card_id in spec.arcastella:
                     self._units[arcastella_uid(seat, card_id, taken)] = (card_id, seat)
+        elif isinstance(event, ev.PositionLoaded):  # a practice table: its followers and auras too
+            for player in event.players:
+                for unit in player.units:
+                    self._units[unit.uid] = (unit.card, unit.owner)
+                for aura in player.auras:
+                    self._units[aura.uid] = (aura.card, aura.owner)
         elif isinstance(event, ev.Summoned):
             self._units[event.uid] = (event.card, event.seat)
         elif isinstance(event, ev.ContinuingStarted):

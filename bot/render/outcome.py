@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from bot.dice.given import PRACTICE
 from bot.engine.events import GameStarted
 from bot.errors import RefereeError
 from bot.render.board import dice_lines, status_lines
@@ -28,13 +29,17 @@ class RenderFailed(RefereeError):
 
 def render_outcome(outcome: Outcome, locale: str) -> Message:
     try:
-        lines = render_events(outcome.events, outcome.before, locale)
+        lines = render_events(outcome.events, outcome.before, locale, practice=outcome.commitment == PRACTICE)
         lines += ["→ " + s for s in status_lines(outcome.state, locale, finished=outcome.finished)]
         # Fair dice: the hash of the secret seed is published as the game opens, the seed as it ends,
         # so anyone can check every roll and shuffle afterwards (referee verify). A seeded table says
         # instead that its dice are reproducible, not fair.
         opened = any(isinstance(event, GameStarted) for event in outcome.events)
-        lines += dice_lines(outcome.commitment if opened else None, outcome.revealed_seed, locale)
+        if outcome.commitment == PRACTICE:  # a judge's table: said so as it opens and ends; no seed to reveal
+            shown = opened or outcome.finished
+            lines += dice_lines(PRACTICE, None, locale) if shown else []
+        else:
+            lines += dice_lines(outcome.commitment if opened else None, outcome.revealed_seed, locale)
     except RefereeError:
         raise
     except Exception as exc:

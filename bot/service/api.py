@@ -23,7 +23,9 @@ from typing import Any, TypeVar
 
 from bot.dice.errors import DiceError
 from bot.dice.game_check import GameCheck, check_game
+from bot.dice.given import PRACTICE
 from bot.engine import Action, GameOptions, StartGame, start_action
+from bot.engine.position import Position
 from bot.errors import RefereeError
 from bot.service.errors import NotModerator, NotSeated
 from bot.service.fair import FairDraws
@@ -118,6 +120,24 @@ class TableService(UndoRules, FairDraws):
         start = start_action(self.catalog, [(str(uid), name, deck) for uid, name, deck in seats], options)
         return await self.start_game(channel_id, user_id, start, guild_id=guild_id, is_moderator=is_moderator)
 
+    async def start_practice(
+        self,
+        channel_id: int,
+        user_id: int,
+        position: Position,
+        player_ids: tuple[int, int],
+        *,
+        guild_id: int | None = None,
+        is_moderator: bool = False,
+    ) -> Outcome:
+        """Open a judge's practice table from a checked position (bot/table/position.py), its two sides
+        seated by `player_ids`. It is marked practice everywhere: its dice are the position's given faces,
+        its commitment is PRACTICE, and `verify` refuses it. Only a seated player or a moderator opens it."""
+        if user_id not in player_ids and not is_moderator:
+            raise NotSeated()
+        async with self.lock(channel_id):
+            return await self._run(self._start_practice_now, channel_id, user_id, position, player_ids, guild_id)
+
     async def act(
         self, channel_id: int, user_id: int, action: Action | ActionBuilder, *, is_moderator: bool = False
     ) -> Outcome:
@@ -180,6 +200,8 @@ class TableService(UndoRules, FairDraws):
         """The dice check of a finished game: every draw of its log and every filed roll recomputed from
         its revealed seed (bot/dice/game_check.py). A running game's seed is secret: refused."""
         view, draws = await self.draws(channel_id, game_id=game_id)
+        if view.commitment == PRACTICE:  # given dice, not rolled: nothing to verify, never taken for fair
+            raise DiceError("practice.dice.not_verifiable", game=view.game_id)
         if view.active:
             raise DiceError(
                 "dice.verify.running", game=view.game_id, channel=channel_id, commitment=view.commitment or "-"

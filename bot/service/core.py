@@ -16,8 +16,10 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from bot.dice import FairRandomness
+from bot.dice import FairRandomness, Randomness
+from bot.dice.given import PRACTICE, GivenDice, faces_of, given_seed
 from bot.engine import Action, Event, GameState, ModeratorAdjust, StartGame, apply, game_over, legal_actions, replay
+from bot.engine.position import Position, position_events, position_state
 from bot.errors import RefereeError
 from bot.service.errors import NotModerator, NotSeated, NotYourSeat
 from bot.service.held import Held, Lru
@@ -120,6 +122,31 @@ class TableCore:
         self._cache.put(channel_id, Held(game, state))
         return Outcome(channel_id, game.id, game.version, state, list(events), commitment=rng.commitment)
 
+    def _start_practice_now(
+        self, channel_id: int, user_id: int, position: Position, player_ids: tuple[int, int], guild_id: int | None
+    ) -> Outcome:
+        """A judge's practice table: the position's events, its given dice kept where a seed would be and
+        PRACTICE where a commitment would be (bot/dice/given.py), so it is never taken for a fair game."""
+        if self.store.find(channel_id) is not None:
+            raise GameAlreadyRunning(channel=channel_id)
+        cards = {card_id: self.catalog.get(card_id) for card_id in _position_cards(position)}
+        events = position_events(position, (str(player_ids[0]), str(player_ids[1])), cards)
+        state = position_state(events)
+        game = self.store.start(
+            channel_id,
+            state_text(state),
+            events,
+            guild_id=guild_id,
+            actor=user_id,
+            seed=given_seed(position.dice),
+            commitment=PRACTICE,
+            table_id=f"practice-{channel_id}",
+            next_roll=0,
+        )
+        log.info("practice table started", extra=_at(game, action="practice"))
+        self._cache.put(channel_id, Held(game, state))
+        return Outcome(channel_id, game.id, game.version, state, list(events), commitment=PRACTICE)
+
     def act_now(
         self, channel_id: int, user_id: int, action: Action | ActionBuilder, is_moderator: bool = False
     ) -> Outcome:
@@ -166,8 +193,7 @@ class TableCore:
                 raise NotSeated()
             action = action(state, player, state.seat_of(player))
         self._check_seat(state, user_id, action, is_moderator)
-        assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
-        rng = FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
+        rng = _dice_of(game)
         new_state, events = apply(state, action, rng)
         out = self._commit(game, new_state, list(events), user_id, next_roll=rng.next_number, before=state)
         log.debug("action applied", extra=_at(game, out.version, action=action.type))
@@ -321,6 +347,30 @@ class TableCore:
         return Outcome(
             game.channel_id, game.id, stored.version, state, events, commitment=stored.commitment, before=before
         )
+
+
+def _dice_of(game: GameRecord) -> Randomness:
+    """A game's dice from its stored seed: the given faces of a practice table, else the fair stream."""
+    assert game.seed is not None and game.table_id is not None, "a service game always has its dice"
+    faces = faces_of(game.seed) if game.commitment == PRACTICE else None
+    if faces is not None:
+        return GivenDice(faces, next_number=game.next_roll)
+    return FairRandomness(game.seed, game.table_id, next_number=game.next_roll)
+
+
+def _position_cards(position: Position) -> list[str]:
+    """Every card a position names, each once, in order."""
+    seen: dict[str, None] = {}
+    for side in position.players:
+        for unit in side.units:
+            seen[unit.card] = None
+            if unit.code is not None:
+                seen[unit.code] = None
+        for aura in side.auras:
+            seen[aura.card] = None
+        for card_id in (*side.hand, *side.deck, *side.cemetery, *side.ether_area):
+            seen[card_id] = None
+    return list(seen)
 
 
 def _at(game: GameRecord, version: int | None = None, **more: Any) -> dict[str, Any]:

@@ -52,6 +52,18 @@ def _game_started(b: GameState, a: GameState, e: ev.GameStarted) -> None:
     assert [len(p.deck) for p in a.players] == [len(s.deck) for s in e.players]
 
 
+def _position_loaded(b: GameState, a: GameState, e: ev.PositionLoaded) -> None:
+    assert a.players == list(e.players) and a.players[0] is not e.players[0]  # a copy: later folds leave it be
+    assert (a.turn, a.turn_player, a.phase, a.active, a.next_id) == (
+        e.turn,
+        e.turn_player,
+        e.phase,
+        e.active,
+        e.next_id,
+    )
+    assert a.def_mods == list(e.def_mods) and a.pending is None and a.passes == 0
+
+
 def _dice(b: GameState, a: GameState, e: ev.DiceRolled) -> None:
     assert e.total == sum(e.faces) and all(1 <= f <= 6 for f in e.faces) and a == b
 
@@ -319,6 +331,7 @@ def _ended(b: GameState, a: GameState, e: ev.GameEnded) -> None:
 
 CHECKS: dict[type[Any], Check] = {
     ev.GameStarted: _game_started,
+    ev.PositionLoaded: _position_loaded,
     ev.DiceRolled: _dice,
     ev.FirstPlayerChosen: _first,
     ev.DeckShuffled: _shuffled,
@@ -408,7 +421,22 @@ def _scripted() -> list[list[Any]]:
     pass_until(m, "main", turn=2)  # alice's first start phase: 5 ether for hoard, she has 2
     m.do(UseSkill(player="alice", unit="p1.knight", skill="guard"))
     m.do(Concede(player="bob"))
-    return [t.events, m.events]
+    return [t.events, m.events, _practice()]
+
+
+def _practice() -> list[Any]:
+    """A judge's practice position (docs/positions/): its game_started and position_loaded."""
+    from pathlib import Path
+
+    from bot.engine.position import position_events
+    from bot.table.position import load_position
+
+    catalog = load_catalog()
+    path = Path(__file__).resolve().parents[2] / "docs" / "positions" / "knockouts.toml"
+    position = load_position(path, catalog)
+    cards = {c: catalog.get(c) for side in position.players for u in side.units for c in (u.card, u.code) if c}
+    cards |= {c: catalog.get(c) for side in position.players for c in (*side.hand, *side.deck)}
+    return position_events(position, ("alice", "bob"), cards)
 
 
 @cache
