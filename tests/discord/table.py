@@ -68,8 +68,8 @@ def game_payload(
 
 
 def deck_payload(count: int, *, user: int = ALICE, locale: str = "ja") -> dict[str, Any]:
-    data = {"id": str(next_id()), "name": "deck", "type": 1,
-            "options": [{"name": "top", "type": 1, "options": [{"name": "count", "type": 4, "value": count}]}]}  # fmt: skip
+    top = {"name": "top", "type": 1, "options": [{"name": "count", "type": 4, "value": count}]}
+    data = {"id": str(next_id()), "name": "deck", "type": 1, "options": [top]}
     return interaction_payload(2, data, user=user, locale=locale)
 
 
