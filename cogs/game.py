@@ -73,7 +73,7 @@ def choose_deck(catalog: Catalog, name: str | None, default: int) -> str:
 
 def is_moderator(interaction: discord.Interaction[RefereeBot]) -> bool:
     permissions = interaction.permissions
-    return bool(permissions.manage_guild or permissions.manage_channels)
+    return bool(permissions.administrator or permissions.manage_guild or permissions.manage_channels)
 
 
 def channel_of(interaction: discord.Interaction[RefereeBot]) -> int:
