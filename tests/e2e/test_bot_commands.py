@@ -173,7 +173,9 @@ async def test_autocomplete_answers_within_discords_limits_in_the_users_language
 
     assert {"name": "烈火の槍 (Blaze Lance)", "value": "blaze-lance"} in (await card.response(ANSWER)).choices
     names = {c["value"]: c["name"] for c in (await command.response(ANSWER)).choices}
-    expected = {n: "/" + t(f"discord.command.{n}.name", "ja") for n in ("card", "help", "roll", "ruling", "hand", "pass")}
+    expected = {
+        n: "/" + t(f"discord.command.{n}.name", "ja") for n in ("card", "help", "roll", "ruling", "hand", "pass")
+    }
     assert expected.items() <= names.items()
     assert 0 < len((await everything.response(ANSWER)).choices) <= 25
     assert all(h.type == 4 and not h.rejected for h in (card, command, everything))
