@@ -143,12 +143,6 @@ STYLE = {
 }
 
 
-def check_user(interaction: discord.Interaction[RefereeBot], user_id: int, state_names: str | None = None) -> None:
-    """Only the seated player a component was made for may use it."""
-    if interaction.user.id != user_id:
-        raise TableUIError("discord.table.not_yours", player=state_names or f"<@{user_id}>")
-
-
 def on_table(view: TableView, version: int, index: int, expected: type | None) -> ActionBuilder:
     """A builder that plays the `index`-th legal action of the acting user, only on the table the
     component was made for: the service calls it under the lock, on the state it applies it to."""

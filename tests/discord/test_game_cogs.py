@@ -181,3 +181,9 @@ async def test_verify_is_refused_while_running_and_public_once_the_game_is_over(
     await harness.deliver(game_payload("verify", user=CAROL, locale="en-US"))
     checked = last(harness)
     assert not checked.ephemeral and checked.text.startswith("✅") and "Verified game" in checked.text
+
+
+async def test_the_challenger_may_choose_to_play_first(harness: Harness) -> None:
+    await start_table(harness, first="opponent")
+    state, _version = await state_of(harness)
+    assert state.players[state.turn_player].id == str(BOB)

@@ -209,3 +209,21 @@ async def test_concede_is_public_and_ends_the_game_without_buttons(harness: Harn
     assert not ended.ephemeral and ended.custom_ids == []
     state, _version = await state_of(harness)
     assert state.over and state.end_reason == "concession"
+
+
+async def test_two_clicks_of_one_button_at_the_same_moment_play_once(harness: Harness) -> None:
+    import asyncio
+
+    from tests.discord.conftest import message_payload
+    from tests.discord.table import component_payload
+
+    started = await start_table(harness)
+    user, _other = await acting(harness)
+    _state, version = await state_of(harness)
+    [pass_id] = [c for c in started.custom_ids if c.startswith("hn:pass:")]
+    before = len(harness.recorder.messages())
+    payloads = [component_payload(pass_id, message_payload(started.message), user=user) for _ in range(2)]
+    await asyncio.gather(*(harness.deliver(p) for p in payloads))
+    answers = harness.recorder.messages()[before:]
+    assert sorted(a.ephemeral for a in answers) == [False, True]  # one plays, the other hears it is stale
+    assert (await state_of(harness))[1] == version + 1
