@@ -227,3 +227,26 @@ async def test_two_clicks_of_one_button_at_the_same_moment_play_once(harness: Ha
     answers = harness.recorder.messages()[before:]
     assert sorted(a.ephemeral for a in answers) == [False, True]  # one plays, the other hears it is stale
     assert (await state_of(harness))[1] == version + 1
+
+
+async def test_a_look_allowed_by_an_effect_shows_the_cards_only_to_the_player(harness: Harness) -> None:
+    """bob's 星詠みのテラ・ミナ (the second sample deck) uses 星読み: a look at the top three cards."""
+    await start_table(harness, first="opponent")
+    await advance_to(harness, "main")
+    state, _version = await state_of(harness)
+    assert state.players[state.active or 0].id == str(BOB)
+    [stargazing] = [a for a in legal_actions(state, str(BOB)) if isinstance(a, UseSkill) and a.skill == "stargazing"]
+    await harness.command("skill", user=BOB, unit=stargazing.unit, skill="星読み")
+    assert not last(harness).ephemeral
+    state, _version = await state_of(harness)
+    top = state.players[1].deck[:3]
+    before = len(harness.recorder.messages())
+    await harness.deliver(deck_payload(3, user=BOB, locale="en-US"))
+    public, private = harness.recorder.messages()[before:]
+    assert not public.ephemeral and "looks at the top 3" in public.text
+    assert private.ephemeral
+    for card in top:
+        name = state.cards[card].name_en or state.cards[card].name
+        assert name in private.text
+    hidden = {state.cards[c].name_en for c in top} - {state.cards[c].name_en for c in state.players[1].cemetery}
+    assert not [n for n in hidden if n and n in public.text]
