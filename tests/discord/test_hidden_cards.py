@@ -1,6 +1,7 @@
-"""Hidden information on Discord: random games played through the cogs (slash commands, buttons, the
-hand menu, status and hands asked at random moments, both languages), and after every interaction
-every PUBLIC message is read for the name of a card that sits unrevealed in a hand or a deck.
+"""Hidden information on Discord (and every play command on legal moves): random games played through
+the cogs (slash commands, buttons, the hand menu, status and hands asked at random moments, both
+languages), and after every interaction every PUBLIC message is read for the name of a card that sits
+unrevealed in a hand or a deck.
 
 "Unrevealed": in a hand or a deck now, and never seen in a public zone of this game (the board, an
 equipment, the cemetery, the afterglow, the ether area), since a card that was face up once (a
@@ -64,6 +65,7 @@ def leaked(text: str, state: GameState, ever_public: set[str]) -> list[str]:
 async def test_no_public_message_names_a_card_hidden_in_a_hand_or_a_deck(harness: Harness) -> None:
     rng = random.Random(20261201)
     checked = 0
+    kinds: set[str] = set()
     for game in range(GAMES):
         if game:
             await harness.command("concede", user=ALICE)  # closes the last game if it is still running
@@ -96,6 +98,9 @@ async def test_no_public_message_names_a_card_hidden_in_a_hand_or_a_deck(harness
             else:
                 name, options = command_for(actions[index], state.phase)
                 await harness.deliver(command_payload(name, options, user=user, locale=locale))
+                played = harness.recorder.messages()[-1]
+                assert not played.ephemeral, f"/{name} {options} of a legal move was refused: {played.text}"
+                kinds.add(name)
             after, _version = await state_of(harness)
             ever_public |= public_cards(after)
             for sent in harness.recorder.messages()[before:]:
@@ -107,6 +112,8 @@ async def test_no_public_message_names_a_card_hidden_in_a_hand_or_a_deck(harness
                 if sent.custom_ids:
                     message = sent
     assert checked > GAMES * 40  # the games really were played through public replies
+    # every play command was used, each one on a legal move, and none was refused
+    assert {"charge", "cast", "skill", "summon", "block", "noblock", "pass", "next"} <= kinds, kinds
 
 
 async def test_the_check_catches_a_hand_card_named_in_public(harness: Harness) -> None:
