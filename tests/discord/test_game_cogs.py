@@ -187,3 +187,22 @@ async def test_the_challenger_may_choose_to_play_first(harness: Harness) -> None
     await start_table(harness, first="opponent")
     state, _version = await state_of(harness)
     assert state.players[state.turn_player].id == str(BOB)
+
+
+async def test_without_a_game_every_table_command_says_how_to_start_one_privately(harness: Harness) -> None:
+    for payload in (game_payload("status", locale="en-US"), game_payload("log", locale="en-US")):
+        await harness.deliver(payload)
+        assert last(harness).ephemeral and "/game start" in last(harness).text
+    await harness.command("pass", locale="en-US")
+    assert last(harness).ephemeral
+    await harness.command("hand", locale="en-US")
+    assert last(harness).ephemeral
+    assert harness.recorder.public() == []
+
+
+async def test_status_after_the_end_shows_the_final_board_without_buttons(harness: Harness) -> None:
+    await start_table(harness)
+    await harness.command("concede", user=BOB)
+    await harness.deliver(game_payload("status", user=CAROL, locale="en-US"))
+    board = last(harness)
+    assert not board.ephemeral and board.custom_ids == [] and "alice" in board.text
