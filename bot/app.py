@@ -32,8 +32,8 @@ from bot.tree import RefereeTree
 
 log = logging.getLogger(__name__)
 
-# The cogs, in load order. The table's cogs (cogs.game, cogs.play) join this list.
-COGS: tuple[str, ...] = ("cogs.dice", "cogs.ruling", "cogs.cards", "cogs.help")
+# The cogs, in load order.
+COGS: tuple[str, ...] = ("cogs.dice", "cogs.ruling", "cogs.cards", "cogs.help", "cogs.game", "cogs.play")
 API_PATH = "/api/v10"
 
 
