@@ -7,8 +7,6 @@ unit or player looked up before an `emit` is the same object, up to date, after 
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.dice import Randomness, roll, shuffle
 from bot.engine import events as ev
 from bot.engine.fold import fold
@@ -21,9 +19,9 @@ class Ctx:
     def __init__(self, state: GameState, rng: Randomness) -> None:
         self.state = state.clone()
         self.rng = rng
-        self.events: list[Any] = []
+        self.events: list[ev.Event] = []
 
-    def emit(self, event: Any) -> None:
+    def emit(self, event: ev.Event) -> None:
         fold(self.state, event)
         self.events.append(event)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.dice import Randomness
 from bot.engine import actions as act
+from bot.engine import events as ev
 from bot.engine import handlers
 from bot.engine.context import Ctx
 from bot.engine.setup import start_game
@@ -34,7 +35,7 @@ _HANDLERS: dict[type[Any], Callable[[Ctx, Any], None]] = {
 }
 
 
-def apply(state: GameState, action: act.Action, rng: Randomness) -> tuple[GameState, list[Any]]:
+def apply(state: GameState, action: act.Action, rng: Randomness) -> tuple[GameState, list[ev.Event]]:
     """Apply one action; return the new state and the events it caused, in order."""
     ctx = Ctx(state, rng)
     _HANDLERS[type(action)](ctx, action)

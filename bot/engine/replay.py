@@ -14,7 +14,7 @@ from bot.engine.state import GameState
 EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
 
 
-def replay(events: Iterable[Any], upto: int | None = None) -> GameState:
+def replay(events: Iterable[Event], upto: int | None = None) -> GameState:
     """The state after the first `upto` events (all of them by default), folded from an empty table."""
     items: Sequence[Any] = list(events)
     if upto is not None:

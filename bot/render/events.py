@@ -21,11 +21,14 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.render.message import Message
 from bot.render.names import Names, card_label
+from bot.table.entries import Logged
 
 Line = Callable[[Any, Names], str | None]
 
 
-def render_events(events: Iterable[Any], before: GameState | None, locale: str, *, practice: bool = False) -> list[str]:
+def render_events(
+    events: Iterable[Logged], before: GameState | None, locale: str, *, practice: bool = False
+) -> list[str]:
     """The public lines of `events`, which happened to the table `before` (None: an empty table).
 
     Table entries of the service (undo, rollback, end) are rendered too. `practice`: the events are of a
@@ -39,9 +42,9 @@ def render_events(events: Iterable[Any], before: GameState | None, locale: str, 
         if kind in _ENGINE_LINES:
             names.introduce(event)
             practice = practice or kind is ev.PositionLoaded
-            if kind is ev.DiceRolled and practice:
+            if isinstance(event, ev.DiceRolled) and practice:
                 line: str | None = _given_dice(event, names)
-            elif kind is ev.Untapped and isinstance(previous, ev.TurnStarted):
+            elif isinstance(event, ev.Untapped) and isinstance(previous, ev.TurnStarted):
                 line = _start_untap(event, names)  # the start phase's own untap: house rule 3
             else:
                 line = _ENGINE_LINES[kind](event, names)

@@ -22,11 +22,11 @@ from bot.service.errors import (
     ServiceError,
     UndoBarrier,
 )
-from bot.service.log import GameLog, LogEntry, LoggedAction, TableEntry
+from bot.service.log import GameLog, LogEntry, LoggedAction
 from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import barrier_reason, is_barrier
 from bot.store import NoGame
-from bot.store.history import TableEnded, TableRollback, TableUndo
+from bot.table.entries import TableEnded, TableEntry, TableRollback, TableUndo
 
 __all__ = [
     "BadRollback",

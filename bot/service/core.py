@@ -37,9 +37,10 @@ from bot.store import (
     UnknownGame,
     VersionConflict,
 )
-from bot.store.history import TABLE_TYPES, Batch, TableEnded, in_effect
+from bot.store.history import Batch, in_effect
 from bot.store.records import parse_json
 from bot.table.builders import ActionBuilder
+from bot.table.entries import TABLE_TYPES, TableEnded
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 log = logging.getLogger(__name__)

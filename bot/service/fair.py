@@ -16,8 +16,9 @@ from bot.engine.fold import fold_all
 from bot.service.core import TableCore
 from bot.service.results import TableView, view_of
 from bot.store import EventRecord
-from bot.store.history import TABLE_TYPES, Batch, Effect, batches
+from bot.store.history import Batch, Effect, batches
 from bot.store.records import parse_json
+from bot.table.entries import TABLE_TYPES
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bot.engine import GameState
 from bot.store import GameRecord
+from bot.table.entries import Logged
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Outcome:
     game_id: int
     version: int
     state: GameState
-    events: list[Any]  # engine events and the table's own entries (undo, rollback, end), in log order
+    events: list[Logged]  # engine events and the table's own entries (undo, rollback, end), in log order
     finished: bool = False
     commitment: str | None = None
     revealed_seed: str | None = None  # hex, only once the game is over

@@ -22,9 +22,10 @@ from bot.service.errors import BadRollback, NothingToUndo, NotYourUndo, UndoBarr
 from bot.service.results import Outcome
 from bot.service.state_text import state_text
 from bot.store import CorruptRow, EventRecord, GameRecord
-from bot.store.history import TABLE_TYPES, TableRollback, TableUndo, Tail
+from bot.store.history import Tail
 from bot.store.records import parse_json
 from bot.store.store import CHECKPOINT_EVERY
+from bot.table.entries import TABLE_TYPES, TableRollback, TableUndo
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 log = logging.getLogger(__name__)

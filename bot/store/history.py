@@ -9,47 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from bot.store.errors import CorruptRow
 from bot.store.records import EventRecord, parse_json
+from bot.table.entries import ROLLBACK, TABLE_TYPES, UNDO, TableRollback, TableUndo
 
-UNDO = "table_undo"
-ROLLBACK = "table_rollback"
-ENDED = "table_ended"
-TABLE_TYPES = frozenset({UNDO, ROLLBACK, ENDED})
 X = TypeVar("X")
 E = TypeVar("E", bound=BaseModel)
-
-
-class _TableEvent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class TableUndo(_TableEvent):
-    """A player took back their own last action (version `undone`); everyone sees this entry."""
-
-    type: Literal["table_undo"] = "table_undo"
-    by: int
-    undone: int
-
-
-class TableRollback(_TableEvent):
-    """A moderator set the table back to how it was at version `to`."""
-
-    type: Literal["table_rollback"] = "table_rollback"
-    by: int
-    to: int
-
-
-class TableEnded(_TableEvent):
-    """A moderator ended the game without a winner."""
-
-    type: Literal["table_ended"] = "table_ended"
-    by: int
-    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from bot.engine import (
     UseSkill,
 )
 from bot.engine.errors import RuleViolation
+from bot.engine.events import Adjusted
 from bot.service import NotModerator, NotSeated, NotYourSeat
 from tests.console.conftest import START, refusal, text
 
@@ -96,7 +97,7 @@ async def test_a_moderator_corrects_at_once_and_only_a_moderator(session: Consol
     outcome = await service.act(channel, judge, fix, is_moderator=True)
     assert outcome.state.find_unit("p1.ignis-hart").hp == 12  # type: ignore[union-attr]
     (event,) = outcome.events
-    assert (event.moderator, event.confirmed_by) == (str(judge), None)
+    assert isinstance(event, Adjusted) and (event.moderator, event.confirmed_by) == (str(judge), None)
     assert "Moderator 4242 adjusts Hart of the Blazing Blade(alice) HP: 30 → 12 (ruling)." in text(
         await session.run("/game log")
     )

@@ -9,6 +9,7 @@ import pytest
 from bot.catalog import Catalog, load_catalog
 from bot.dice import FairRandomness
 from bot.engine import GameOptions, GameState, apply, start_action
+from bot.engine.events import Event
 
 
 @cache
@@ -18,7 +19,7 @@ def catalog() -> Catalog:
 
 def new_table(
     options: GameOptions | None = None, seed: bytes = b"render-tests"
-) -> tuple[GameState, list[object], FairRandomness]:
+) -> tuple[GameState, list[Event], FairRandomness]:
     rng = FairRandomness(seed.ljust(32, b"."), "render-table")
     start = start_action(
         catalog(),
@@ -30,5 +31,5 @@ def new_table(
 
 
 @pytest.fixture
-def table() -> tuple[GameState, list[object], FairRandomness]:
+def table() -> tuple[GameState, list[Event], FairRandomness]:
     return new_table()

@@ -6,10 +6,11 @@ import pytest
 
 from bot.dice import FairRandomness
 from bot.engine import Adjust, GameOptions, GameState, Pass, UseSkill, apply
+from bot.engine.events import Event
 from bot.render import render_board, render_events, to_text
 from tests.render.conftest import new_table
 
-Table = tuple[GameState, list[object], FairRandomness]
+Table = tuple[GameState, list[Event], FairRandomness]
 
 
 def _names_of(state: GameState, card_ids: list[str]) -> set[str]:

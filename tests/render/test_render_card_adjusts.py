@@ -6,11 +6,12 @@ from __future__ import annotations
 from bot.dice import FairRandomness
 from bot.engine import Adjust, GameState, apply
 from bot.engine import events as ev
+from bot.engine.events import Event
 from bot.engine.fold import fold_all
 from bot.render import render_deck_top, render_events, render_log, to_text
 from tests.render.conftest import new_table
 
-Table = tuple[GameState, list[object], FairRandomness]
+Table = tuple[GameState, list[Event], FairRandomness]
 
 
 def _every_name(state: GameState, card_ids: list[str]) -> list[str]:
@@ -22,16 +23,16 @@ def _every_name(state: GameState, card_ids: list[str]) -> list[str]:
     return out
 
 
-def _looked(state: GameState, count: int) -> tuple[GameState, list[object]]:
+def _looked(state: GameState, count: int) -> tuple[GameState, list[Event]]:
     """A manual effect of alice's leader lets her look at `count` cards, and she looks (as the engine logs it)."""
     card = state.players[0].units[0].card
     text = f"自分のデッキの上から{count}枚を見て、好きな順番でデッキの上に戻す。"
-    events: list[object] = [ev.ManualEffect(seat=0, card=card, text=text, look=count)]
+    events: list[Event] = [ev.ManualEffect(seat=0, card=card, text=text, look=count)]
     events.append(ev.DeckLooked(seat=0, count=count, card=card))
     return fold_all(state.clone(), events), events
 
 
-def _reorder(state: GameState, rng: FairRandomness, count: int) -> tuple[GameState, list[object], tuple[str, ...]]:
+def _reorder(state: GameState, rng: FairRandomness, count: int) -> tuple[GameState, list[Event], tuple[str, ...]]:
     looked, look_events = _looked(state, count)
     order = tuple(reversed(state.players[0].deck[:count]))
     after, events = apply(looked, Adjust(player="11", subject="11", field="deck_top", value=count, cards=order), rng)

@@ -7,10 +7,11 @@ import random
 from bot.dice import FairRandomness
 from bot.engine import GameState, apply, legal_actions
 from bot.engine import events as ev
+from bot.engine.events import Event
 from bot.render import render_events, render_hand, render_log, to_text
-from bot.store.history import TableEnded, TableUndo
+from bot.table.entries import Logged, TableEnded, TableUndo
 
-Table = tuple[GameState, list[object], FairRandomness]
+Table = tuple[GameState, list[Event], FairRandomness]
 
 
 def test_a_draw_says_how_many_cards_never_which(table: Table) -> None:
@@ -63,7 +64,7 @@ def test_damage_lines_give_the_roll_the_reduction_and_hp_after() -> None:
 
 def test_a_knock_out_and_the_winner_are_announced(table: Table) -> None:
     state, _, _ = table
-    events = [
+    events: list[Logged] = [
         ev.Adjusted(seat=0, subject="p2.mizuha", field="hp", old=28, new=0),
         ev.KnockedOut(unit="p2.mizuha", afterglow=False),
         ev.GameEnded(winner=0, reason="leader_knocked_out"),

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.store import Store
-from bot.store.history import TableRollback, TableUndo, effective_events, in_effect
+from bot.store.history import effective_events, in_effect
+from bot.table.entries import TableRollback, TableUndo
 
 
 def test_undo_and_rollback_leave_the_right_actions_in_effect(store: Store) -> None:
