@@ -8,7 +8,7 @@
     errors.py   who may not do what
 
 Front ends import from here only, never from bot.store: the store's errors and the table's own log
-entries they need are re-exported (NoGame, TableUndo, TableRollback, TableEnded).
+entries they need are re-exported (NoGame, TableUndo, TableRollback, TableEnded, TableJudge).
 """
 
 from bot.service.api import TableService
@@ -26,7 +26,7 @@ from bot.service.log import GameLog, LogEntry, LoggedAction, TableEntry
 from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import barrier_reason, is_barrier
 from bot.store import NoGame
-from bot.store.history import TableEnded, TableRollback, TableUndo
+from bot.store.history import TableEnded, TableJudge, TableRollback, TableUndo
 
 __all__ = [
     "BadRollback",
@@ -44,6 +44,7 @@ __all__ = [
     "ServiceError",
     "TableEnded",
     "TableEntry",
+    "TableJudge",
     "TableRollback",
     "TableService",
     "TableUndo",

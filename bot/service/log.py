@@ -16,10 +16,10 @@ from pydantic import TypeAdapter
 from bot.engine import Event
 from bot.service.results import TableView
 from bot.store import EventRecord
-from bot.store.history import TABLE_TYPES, TableEnded, TableRollback, TableUndo, in_effect
+from bot.store.history import TABLE_TYPES, TableEnded, TableJudge, TableRollback, TableUndo, in_effect
 from bot.store.records import parse_json
 
-TableEntry = TableUndo | TableRollback | TableEnded
+TableEntry = TableUndo | TableRollback | TableEnded | TableJudge
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 _TABLE: TypeAdapter[TableEntry] = TypeAdapter(TableEntry)
 

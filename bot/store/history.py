@@ -1,4 +1,4 @@
-"""The table's own entries in a game's log (undo, rollback, end) and the log they leave in effect.
+"""The table's own entries in a game's log (undo, rollback, end, a judge call) and the log they leave in effect.
 
 The event log is append-only, so taking an action back is itself an entry: `table_undo` removes the
 last action still in effect (all events of one commit share its version), `table_rollback` removes
@@ -19,7 +19,8 @@ from bot.store.records import EventRecord, parse_json
 UNDO = "table_undo"
 ROLLBACK = "table_rollback"
 ENDED = "table_ended"
-TABLE_TYPES = frozenset({UNDO, ROLLBACK, ENDED})
+JUDGE = "table_judge"
+TABLE_TYPES = frozenset({UNDO, ROLLBACK, ENDED, JUDGE})
 X = TypeVar("X")
 E = TypeVar("E", bound=BaseModel)
 
@@ -50,6 +51,15 @@ class TableEnded(_TableEvent):
     type: Literal["table_ended"] = "table_ended"
     by: int
     reason: str = ""
+
+
+class TableJudge(_TableEvent):
+    """Someone at the table called a judge with a question. It changes nothing on the table and is
+    not an action: an undo or rollback passes over it, and it stays in the log."""
+
+    type: Literal["table_judge"] = "table_judge"
+    by: int
+    question: str
 
 
 @dataclass(frozen=True, slots=True)
