@@ -79,7 +79,7 @@ def parse_deck_list(catalog: Catalog, name: str, text: str) -> Deck:
             counts[card.id] = counts.get(card.id, 0) + count
     if len(arcastella) != 3:
         raise DeckListError("cards.deck_list.arcastella_count", count=len(arcastella))
-    equipment = []
+    equipment: list[Equipment] = []
     for code, wearer in worn:
         if wearer not in arcastella:
             raise DeckListError("cards.deck_list.wearer_not_in_deck", card=catalog.get(wearer).name)
@@ -160,4 +160,3 @@ def _card(catalog: Catalog, text: str) -> Card:
     if found is None:
         raise DeckListError("cards.deck_list.unknown_card", name=text[:100])
     return found
-

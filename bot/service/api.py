@@ -23,14 +23,14 @@ from typing import Any, TypeVar
 
 from bot.dice.errors import DiceError
 from bot.dice.game_check import GameCheck, check_game
-from bot.engine import Action, GameOptions, StartGame, game_over, start_action
+from bot.engine import Action, GameOptions, StartGame, start_action
 from bot.errors import RefereeError
 from bot.service.errors import NotModerator, NotSeated
 from bot.service.fair import FairDraws
 from bot.service.log import GameLog
 from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import UndoRules
-from bot.store import ChannelSettingsRecord, DeckRecord, GuildSettingsRecord, NewRoll, NoGame
+from bot.store import ChannelSettingsRecord, DeckRecord, GuildSettingsRecord, NewRoll
 from bot.table.builders import ActionBuilder
 from bot.worker import Worker
 
@@ -159,15 +159,9 @@ class TableService(UndoRules, FairDraws):
     async def call_judge(self, channel_id: int, user_id: int, question: str) -> Outcome:
         """Write a judge call (who asked, the question) into the running game's log; anyone in the
         channel may call one. The table does not change and an undo passes over the entry. NoGame
-        (or the last game's result) when no game is running."""
+        when no game is running (a judge may still be called: the front end says it was not filed)."""
         async with self.lock(channel_id):
-            try:
-                return await self._run(self.judge_now, channel_id, user_id, question)
-            except NoGame:
-                ended = await self._run(self._last_ended, channel_id)
-                if ended is not None:
-                    raise game_over(ended) from None
-                raise
+            return await self._run(self.judge_now, channel_id, user_id, question)
 
     async def status(self, channel_id: int) -> TableView:
         """The running game of the channel (anyone may read it)."""
@@ -222,6 +216,10 @@ class TableService(UndoRules, FairDraws):
     async def table_settings(self, channel_id: int, guild_id: int | None) -> tuple[str | None, dict[str, Any]]:
         """The locale and table options of a channel: its own over its guild's."""
         return await self._run(self.store.settings.effective, channel_id, guild_id)
+
+    async def guild_settings(self, guild_id: int) -> GuildSettingsRecord:
+        """The guild's own settings (its locale, options and judge role); defaults when it set none."""
+        return await self._run(self.store.settings.guild, guild_id)
 
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettingsRecord:
         """Change only what is given (`locale`, `options` merged in, `judge_role_id`)."""

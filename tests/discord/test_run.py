@@ -167,8 +167,16 @@ def test_sync_registers_every_command_with_its_japanese_names(
     [put] = [r for r in rest.requests if r[0] == "PUT"]
     assert put[1] == f"/api/v10/applications/{APP_ID}/commands"  # global: not the dev guild's
     names = {c["name"]: c["name_localizations"]["ja"] for c in put[3]}
-    assert names == {"roll": "ダイス", "ruling": "裁定", "card": "カード", "help": "ヘルプ"}
-    assert "4" in capsys.readouterr().out
+    assert names == {
+        "roll": "ダイス",
+        "ruling": "裁定",
+        "card": "カード",
+        "help": "ヘルプ",
+        "decks": "マイデッキ",
+        "judge": "ジャッジ",
+        "settings": "設定",
+    }
+    assert f"{len(names)}" in capsys.readouterr().out
 
 
 @dataclass

@@ -1,0 +1,108 @@
+"""/settings locale|judge: what a server's admins fix for the referee (manage_guild needed).
+
+- `/settings locale value:ja|en|user [scope:server|channel]`: the language of every reply in the
+  server or in this channel; `user` lets each user's Discord language decide again. A channel's
+  own setting wins over its server's. The bot remembers a channel's fixed language
+  (bot/fixed_locales.py) and forgets it here, so the next command reads the new one.
+- `/settings judge role:`: the role `/judge` calls.
+
+Discord hides the group from members without Manage Server (`default_permissions`); a server may
+change that default, so every command checks the permission again.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import RefereeBot
+from bot.embeds import reply
+from bot.errors import RefereeError
+from bot.i18n import t
+from bot.render.message import Message
+from bot.translator import text
+
+
+class SettingsError(RefereeError):
+    key = "discord.settings.not_in_guild"
+
+
+LOCALE_CHOICES = [
+    app_commands.Choice(name=text(f"discord.choice.locale.{value}"), value=value) for value in ("ja", "en", "user")
+]
+SCOPE_CHOICES = [
+    app_commands.Choice(name=text(f"discord.choice.scope.{value}"), value=value) for value in ("server", "channel")
+]
+
+
+def locale_reply(value: str, scope: str, locale: str) -> str:
+    if value == "user":
+        return t(f"discord.settings.locale_user_{scope}", locale)
+    language = t(f"discord.choice.locale.{value}", locale)
+    return t(f"discord.settings.locale_{scope}", locale, value=language)
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class SettingsCog(
+    commands.GroupCog,
+    group_name=text("discord.command.settings.name"),
+    group_description=text("discord.command.settings.description"),
+):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name=text("discord.command.settings.locale.name"),
+        description=text("discord.command.settings.locale.description"),
+    )
+    @app_commands.rename(
+        value=text("discord.command.settings.locale.option.value.name"),
+        scope=text("discord.command.settings.locale.option.scope.name"),
+    )
+    @app_commands.describe(
+        value=text("discord.command.settings.locale.option.value.description"),
+        scope=text("discord.command.settings.locale.option.scope.description"),
+    )
+    @app_commands.choices(value=LOCALE_CHOICES, scope=SCOPE_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def locale(
+        self,
+        interaction: discord.Interaction[RefereeBot],
+        value: Literal["ja", "en", "user"],
+        scope: Literal["server", "channel"] = "server",
+    ) -> None:
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is None or channel_id is None:
+            raise SettingsError()
+        fixed = None if value == "user" else value
+        if scope == "channel":
+            await self.bot.service.set_channel_settings(channel_id, guild_id=guild_id, locale=fixed)
+        else:
+            await self.bot.service.set_guild_settings(guild_id, locale=fixed)
+        self.bot.fixed_locales.forget()
+        locale = await self.bot.load_locale(interaction)  # the reply already in the new language
+        await reply(interaction, Message(lines=[locale_reply(value, scope, locale)]), ephemeral=True)
+
+    @app_commands.command(
+        name=text("discord.command.settings.judge.name"), description=text("discord.command.settings.judge.description")
+    )
+    @app_commands.rename(role=text("discord.command.settings.judge.option.role.name"))
+    @app_commands.describe(role=text("discord.command.settings.judge.option.role.description"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def judge(self, interaction: discord.Interaction[RefereeBot], role: discord.Role) -> None:
+        if interaction.guild_id is None:
+            raise SettingsError()
+        await self.bot.service.set_guild_settings(interaction.guild_id, judge_role_id=role.id)
+        locale = self.bot.locale_for(interaction)
+        await reply(
+            interaction, Message(lines=[t("discord.settings.judge_role", locale, role=role.mention)]), ephemeral=True
+        )
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(SettingsCog(bot))
