@@ -42,6 +42,7 @@ COGS: tuple[str, ...] = (
     "cogs.help",
     "cogs.decks",
     "cogs.judge",
+    "cogs.clock",
     "cogs.settings",
 )
 API_PATH = "/api/v10"

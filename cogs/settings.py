@@ -5,6 +5,7 @@
   own setting wins over its server's. The bot remembers a channel's fixed language
   (bot/fixed_locales.py) and forgets it here, so the next command reads the new one.
 - `/settings judge role:`: the role `/judge` calls.
+- `/settings clock seconds: [auto_pass]`: this channel's turn clock (off by default; 0 turns it off).
 
 Discord hides the group from members without Manage Server (`default_permissions`); a server may
 change that default, so every command checks the permission again.
@@ -23,7 +24,9 @@ from bot.embeds import reply
 from bot.errors import RefereeError
 from bot.i18n import t
 from bot.render.message import Message
+from bot.service.clock import MAX_SECONDS
 from bot.translator import text
+from cogs.clock import ClockCog
 
 
 class SettingsError(RefereeError):
@@ -102,6 +105,39 @@ class SettingsCog(
         await reply(
             interaction, Message(lines=[t("discord.settings.judge_role", locale, role=role.mention)]), ephemeral=True
         )
+
+    @app_commands.command(
+        name=text("discord.command.settings.clock.name"),
+        description=text("discord.command.settings.clock.description"),
+    )
+    @app_commands.rename(
+        seconds=text("discord.command.settings.clock.option.seconds.name"),
+        auto_pass=text("discord.command.settings.clock.option.auto_pass.name"),
+    )
+    @app_commands.describe(
+        seconds=text("discord.command.settings.clock.option.seconds.description"),
+        auto_pass=text("discord.command.settings.clock.option.auto_pass.description"),
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def clock(
+        self,
+        interaction: discord.Interaction[RefereeBot],
+        seconds: app_commands.Range[int, 0, MAX_SECONDS],
+        auto_pass: bool = False,
+    ) -> None:
+        if interaction.channel_id is None:
+            raise SettingsError()
+        setting = await self.bot.service.set_clock(interaction.channel_id, seconds, auto_pass=auto_pass)
+        clock_cog = self.bot.get_cog("ClockCog")
+        if isinstance(clock_cog, ClockCog):
+            clock_cog.wake.set()
+        locale = self.bot.locale_for(interaction)
+        if setting is None:
+            said = t("discord.settings.clock_off", locale)
+        else:
+            key = "discord.settings.clock_auto_pass" if setting.auto_pass else "discord.settings.clock_on"
+            said = t(key, locale, seconds=setting.seconds)
+        await reply(interaction, Message(lines=[said]), ephemeral=True)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -12,6 +12,7 @@ entries they need are re-exported (NoGame, TableUndo, TableRollback, TableEnded,
 """
 
 from bot.service.api import TableService
+from bot.service.clock import ClockFired, ClockRange
 from bot.service.errors import (
     BadRollback,
     NothingToUndo,
@@ -30,6 +31,8 @@ from bot.store.history import TableEnded, TableJudge, TableRollback, TableUndo
 
 __all__ = [
     "BadRollback",
+    "ClockFired",
+    "ClockRange",
     "GameLog",
     "LogEntry",
     "LoggedAction",
