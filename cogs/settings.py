@@ -13,6 +13,7 @@ change that default, so every command checks the permission again.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Literal
 
 import discord
@@ -26,7 +27,6 @@ from bot.i18n import t
 from bot.render.message import Message
 from bot.service.clock import MAX_SECONDS
 from bot.translator import text
-from cogs.clock import ClockCog
 
 
 class SettingsError(RefereeError):
@@ -128,9 +128,11 @@ class SettingsCog(
         if interaction.channel_id is None:
             raise SettingsError()
         setting = await self.bot.service.set_clock(interaction.channel_id, seconds, auto_pass=auto_pass)
-        clock_cog = self.bot.get_cog("ClockCog")
-        if isinstance(clock_cog, ClockCog):
-            clock_cog.wake.set()
+        # The dispatcher looks at the new deadline now. (An extension's module is loaded apart from an
+        # `import cogs.clock`, so the cog is found by name and its event by what it is.)
+        wake = getattr(self.bot.get_cog("ClockCog"), "wake", None)
+        if isinstance(wake, asyncio.Event):
+            wake.set()
         locale = self.bot.locale_for(interaction)
         if setting is None:
             said = t("discord.settings.clock_off", locale)
