@@ -48,6 +48,11 @@ class ClockRules(TableCore):
     _clock_settings: dict[int, ClockSetting | None] = field(default_factory=dict)
     _clocks_any: bool | None = None
 
+    def _forget_all(self) -> None:
+        super()._forget_all()
+        self._clock_settings.clear()  # a failed shared commit may have taken a clock setting back
+        self._clocks_any = None
+
     def clocks_in_use(self) -> bool:
         if self._clocks_any is None:
             self._clocks_any = self.store.clocks.any_setting()
