@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.discord.conftest import ALICE, CHANNEL_ID, Harness
+
+
+async def filed_rolls(harness: Harness) -> list[Any]:
+    """The rolls filed in the channel, read on the service's worker (the one thread that owns the store)."""
+    return await harness.bot.service.on_worker(harness.store.rolls.of_channel, CHANNEL_ID)
 
 
 async def test_a_public_roll_shows_the_breakdown_to_the_channel_and_is_filed(harness: Harness) -> None:
@@ -11,7 +18,7 @@ async def test_a_public_roll_shows_the_breakdown_to_the_channel_and_is_filed(har
     assert not reply.ephemeral
     assert "3d6+2" in reply.content and "炎の一撃" in reply.content
     assert reply.message["allowed_mentions"] == {"parse": []}
-    [filed] = harness.store.rolls.of_channel(CHANNEL_ID)
+    [filed] = await filed_rolls(harness)
     assert filed.user_id == ALICE and filed.expression == "3d6+2"
     assert str(filed.total) in reply.content
     assert not [s for s in harness.recorder.sent if s.door == "rest"]  # answered through the interaction only
@@ -22,7 +29,7 @@ async def test_a_secret_roll_shows_the_result_to_the_roller_and_only_the_fact_to
     [private] = harness.recorder.private()
     [public] = harness.recorder.public()
     assert "2d6>=7" in private.content and "罠を見抜く" in private.content
-    [filed] = harness.store.rolls.of_channel(CHANNEL_ID)
+    [filed] = await filed_rolls(harness)
     assert f"**{filed.total}**" in private.content
     assert f"<@{ALICE}>" in public.content and "シークレット" in public.content
     for hidden in ("2d6", "罠を見抜く", "成功", "失敗"):  # neither what was rolled, nor why, nor how it went
@@ -45,7 +52,7 @@ async def test_bad_dice_are_refused_privately_in_the_users_language_and_nothing_
     assert english.ephemeral and japanese.ephemeral
     assert "Write the number of faces" in english.text and "面の数" not in english.text
     assert "面の数を書いてください" in japanese.text
-    assert harness.store.rolls.of_channel(CHANNEL_ID) == []
+    assert await filed_rolls(harness) == []
 
 
 async def test_the_same_interaction_delivered_twice_rolls_once(harness: Harness) -> None:
@@ -55,4 +62,4 @@ async def test_the_same_interaction_delivered_twice_rolls_once(harness: Harness)
     await harness.deliver(payload)
     await harness.deliver(payload)
     assert len(harness.recorder.messages()) == 1
-    assert len(harness.store.rolls.of_channel(CHANNEL_ID)) == 1
+    assert len(await filed_rolls(harness)) == 1

@@ -58,7 +58,7 @@ async def test_the_commands_are_synced_to_the_development_guild_with_japanese_na
     assert syncs and all(s["guild_id"] == table.guild.id for s in syncs)  # never a global sync on start
     assert table.fake.commands(None) == []
     synced = {c["name"]: c for c in table.fake.commands(table.guild)}
-    assert sorted(synced) == ["card", "help", "roll", "ruling"]
+    assert sorted(synced) == ["card", "decks", "help", "judge", "roll", "ruling", "settings"]
     japanese = {name: c["name_localizations"]["ja"] for name, c in synced.items()}
     assert japanese == {name: t(f"discord.command.{name}.name", "ja") for name in synced}
     for name, cmd in synced.items():
@@ -173,7 +173,8 @@ async def test_autocomplete_answers_within_discords_limits_in_the_users_language
 
     assert {"name": "烈火の槍 (Blaze Lance)", "value": "blaze-lance"} in (await card.response(ANSWER)).choices
     names = {c["value"]: c["name"] for c in (await command.response(ANSWER)).choices}
-    assert names == {n: "/" + t(f"discord.command.{n}.name", "ja") for n in ("card", "help", "roll", "ruling")}
+    # /help lists the commands that are not groups (/decks and /settings are groups of subcommands)
+    assert names == {n: "/" + t(f"discord.command.{n}.name", "ja") for n in ("card", "help", "judge", "roll", "ruling")}
     assert 0 < len((await everything.response(ANSWER)).choices) <= 25
     assert all(h.type == 4 and not h.rejected for h in (card, command, everything))
     assert_answered_through_interactions(table)
