@@ -64,8 +64,17 @@ class ClockCog(commands.Cog):
                 log.warning("could not post the turn clock's message: %s", exc, extra={"channel": one.channel_id})
         return fired
 
+    async def locale_of(self, channel_id: int) -> str:
+        """The channel's fixed language (read once, as for a command), else the referee's default: a
+        message outside an interaction has no user language to go by."""
+        if not self.bot.fixed_locales.knows(channel_id):
+            guild = getattr(self.bot.get_channel(channel_id), "guild", None)  # known once the gateway said so
+            fixed, _ = await self.bot.service.table_settings(channel_id, getattr(guild, "id", None))
+            self.bot.fixed_locales.put(channel_id, fixed)
+        return self.bot.fixed_locales.get(channel_id) or normalize_locale(self.bot.settings.default_locale)
+
     async def post(self, fired: ClockFired) -> None:
-        locale = self.bot.fixed_locales.get(fired.channel_id) or normalize_locale(self.bot.settings.default_locale)
+        locale = await self.locale_of(fired.channel_id)
         user = f"<@{fired.user_id}>"
         embeds: list[discord.Embed] = []
         if fired.kind == "passed" and fired.outcome is not None:

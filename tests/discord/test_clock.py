@@ -111,3 +111,18 @@ async def test_a_deadline_that_passed_while_the_bot_was_away_fires_as_the_dispat
         await asyncio.sleep(0.01)
     [message] = posted
     assert f"<@{deadline.user_id}>" in message["content"]
+
+
+async def test_the_clocks_message_is_in_the_language_the_channel_fixed(
+    harness: Harness, posted: list[dict[str, Any]]
+) -> None:
+    service = harness.bot.service
+    await service.start_game(CHANNEL_ID, ALICE, start(ALICE, BOB), guild_id=GUILD_ID)
+    await service.set_channel_settings(CHANNEL_ID, guild_id=GUILD_ID, locale="en")
+    await service.set_clock(CHANNEL_ID, 30)
+    harness.bot.fixed_locales.forget()  # no command seen in the channel since the bot started
+    _, deadline = await service.clock(CHANNEL_ID)
+    assert deadline is not None
+    await dispatcher(harness).tick(deadline.due_at + 1)
+    [message] = posted
+    assert message["content"] == f"⏰ <@{deadline.user_id}>, it is your move: your 30 seconds have run out."
