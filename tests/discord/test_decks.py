@@ -149,3 +149,13 @@ async def test_no_list_at_all_is_refused(harness: Harness) -> None:
     await decks(harness, "save", name="empty", locale="en-US")
     [answer] = harness.recorder.messages()
     assert answer.ephemeral and "Give the deck's cards in the cards option or as a text file." in answer.text
+
+
+async def test_a_saved_deck_the_rules_no_longer_allow_is_shown_with_why(harness: Harness) -> None:
+    # saved by an older referee, before a card left the catalog
+    await harness.bot.service.save_deck(ALICE, "古い", ["mizuha", "kiri-no-sei", "rei-glacia", "retired-card"])
+    await decks(harness, "show", name="古い", locale="en-US")
+    [answer] = harness.recorder.messages()
+    assert answer.ephemeral and "retired-card" in answer.text
+    assert "⚠ This deck no longer fits the current cards or deck rules:" in answer.text
+    assert "There is no card named “retired-card”" in answer.text
