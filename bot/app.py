@@ -23,6 +23,8 @@ import yarl
 from discord.ext import commands
 
 from bot.catalog import Catalog
+from bot.errors import RefereeError
+from bot.fixed_locales import FixedLocales
 from bot.i18n import normalize_locale
 from bot.rulings.search import Rulebook
 from bot.service import TableService
@@ -33,7 +35,18 @@ from bot.tree import RefereeTree
 log = logging.getLogger(__name__)
 
 # The cogs, in load order.
-COGS: tuple[str, ...] = ("cogs.dice", "cogs.ruling", "cogs.cards", "cogs.help", "cogs.game", "cogs.play")
+COGS: tuple[str, ...] = (
+    "cogs.dice",
+    "cogs.ruling",
+    "cogs.cards",
+    "cogs.help",
+    "cogs.game",
+    "cogs.play",
+    "cogs.decks",
+    "cogs.judge",
+    "cogs.clock",
+    "cogs.settings",
+)
 API_PATH = "/api/v10"
 
 
@@ -102,6 +115,7 @@ class RefereeBot(commands.Bot):
         self.rulebook = rulebook
         self.cog_names = tuple(cogs)
         self.sync_dev_guild = sync_dev_guild
+        self.fixed_locales = FixedLocales()
         point_at(settings.discord_api_url)
         parsers = self._connection.parsers
         parsers["INTERACTION_CREATE"] = guarded_parser(parsers["INTERACTION_CREATE"])
@@ -137,8 +151,26 @@ class RefereeBot(commands.Bot):
         return self.tree.seen.first_time(interaction.id)
 
     def locale_for(self, interaction: discord.Interaction) -> str:
-        """The catalog locale to answer `interaction` in: the user's Discord language (ja, else en)."""
+        """The catalog locale to answer `interaction` in: the one its channel or guild fixed (`/settings
+        locale`, read by `load_locale`), else the user's Discord language (ja, else en)."""
+        fixed = self.fixed_locales.get(interaction.channel_id)
+        if fixed is not None:
+            return fixed
         return normalize_locale(interaction.locale.value if interaction.locale else self.settings.default_locale)
+
+    async def load_locale(self, interaction: discord.Interaction) -> str:
+        """`locale_for`, after reading the fixed locale of the interaction's channel if it is not known
+        yet (once per channel; the tree calls this before every command). A database that cannot be
+        read leaves the user's own language: a reply in the wrong language beats no reply."""
+        channel_id = interaction.channel_id
+        if channel_id is not None and not self.fixed_locales.knows(channel_id):
+            try:
+                fixed, _ = await self.service.table_settings(channel_id, interaction.guild_id)
+            except RefereeError as exc:
+                log.warning("could not read the channel's locale: %s", exc.message_key, extra={"channel": channel_id})
+            else:
+                self.fixed_locales.put(channel_id, fixed)
+        return self.locale_for(interaction)
 
     async def close(self) -> None:
         try:

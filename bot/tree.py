@@ -130,6 +130,7 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
     async def interaction_check(self, interaction: discord.Interaction[RefereeBot], /) -> bool:
         if not interaction.client.first_delivery(interaction):
             return False
+        await interaction.client.load_locale(interaction)  # the channel's fixed language, read once
         command = interaction.command
         if (
             interaction.type is discord.InteractionType.application_command

@@ -489,13 +489,15 @@ _ENGINE_LINES: dict[type[Any], Line] = {
 
 
 def _table_line(event: Any, n: Names) -> str | None:
-    """The service's own log entries (bot.store.history): undo, rollback, a moderator's end."""
+    """The service's own log entries (bot.store.history): undo, rollback, a moderator's end, a judge call."""
     kind = getattr(event, "type", None)
     by = n.player_by_user(getattr(event, "by", None))
     if kind == "table_undo":
         return _l("undo", n, player=by)
     if kind == "table_rollback":
         return _l("rollback", n, player=by, version=event.to)
+    if kind == "table_judge":
+        return _l("judge_called", n, player=by, question=event.question)
     if kind == "table_ended":
         reason = _l("table_ended_reason", n, reason=event.reason) if event.reason else ""
         return _l("table_ended", n, player=by, reason=reason)

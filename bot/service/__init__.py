@@ -8,10 +8,11 @@
     errors.py   who may not do what
 
 Front ends import from here only, never from bot.store: the store's errors and the table's own log
-entries they need are re-exported (NoGame, TableUndo, TableRollback, TableEnded).
+entries they need are re-exported (NoGame, TableUndo, TableRollback, TableEnded, TableJudge).
 """
 
 from bot.service.api import TableService
+from bot.service.clock import ClockFired, ClockRange
 from bot.service.errors import (
     BadRollback,
     NothingToUndo,
@@ -26,10 +27,12 @@ from bot.service.log import GameLog, LogEntry, LoggedAction
 from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import barrier_reason, is_barrier
 from bot.store import NoGame
-from bot.table.entries import TableEnded, TableEntry, TableRollback, TableUndo
+from bot.table.entries import TableEnded, TableEntry, TableJudge, TableRollback, TableUndo
 
 __all__ = [
     "BadRollback",
+    "ClockFired",
+    "ClockRange",
     "GameLog",
     "LogEntry",
     "LoggedAction",
@@ -44,6 +47,7 @@ __all__ = [
     "ServiceError",
     "TableEnded",
     "TableEntry",
+    "TableJudge",
     "TableRollback",
     "TableService",
     "TableUndo",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,12 +28,14 @@ from bot.dice.given import PRACTICE
 from bot.engine import Action, GameOptions, StartGame, start_action
 from bot.engine.position import Position
 from bot.errors import RefereeError
+from bot.service.clock import ClockFired, ClockRules
 from bot.service.errors import NotModerator, NotSeated
 from bot.service.fair import FairDraws
 from bot.service.log import GameLog
 from bot.service.results import Outcome, ReplayCheck, TableView
 from bot.service.undo import UndoRules
 from bot.store import ChannelSettingsRecord, DeckRecord, GuildSettingsRecord, NewRoll
+from bot.store.clock import ClockSetting, Deadline
 from bot.table.builders import ActionBuilder
 from bot.worker import Worker
 
@@ -41,7 +44,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class TableService(UndoRules, FairDraws):
+class TableService(UndoRules, FairDraws, ClockRules):
     """Start, play, undo, roll back and end the game of each channel; read its status and log.
 
     `catalog_or_factory` is the card catalog or a function that loads it (called once, when first
@@ -86,6 +89,10 @@ class TableService(UndoRules, FairDraws):
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await self._worker.run(fn, *args)
 
+    def _clocked(self, fn: Callable[..., Outcome], *args: Any) -> Outcome:
+        """`fn(*args)` on the worker, then the channel's turn clock follows the table (bot/service/clock.py)."""
+        return self.clocked(time.time(), fn(*args))
+
     async def on_worker(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` on the worker thread, the one thread that may use the store while the service
         runs: for tools and tests that look into the file (`service.on_worker(service.store.events, 1)`)."""
@@ -104,7 +111,7 @@ class TableService(UndoRules, FairDraws):
         if str(user_id) not in {seat.id for seat in start.players} and not is_moderator:
             raise NotSeated()
         async with self.lock(channel_id):
-            return await self._run(self._start_now, channel_id, user_id, start, guild_id)
+            return await self._run(self._clocked, self._start_now, channel_id, user_id, start, guild_id)
 
     async def start_from_decks(
         self,
@@ -149,7 +156,7 @@ class TableService(UndoRules, FairDraws):
         Outcome carries that state as `before`, for the reply."""
         async with self.lock(channel_id):
             try:
-                return await self._run(self.act_now, channel_id, user_id, action, is_moderator)
+                return await self._run(self._clocked, self.act_now, channel_id, user_id, action, is_moderator)
             except RefereeError as exc:
                 log.debug("refused: %s", exc.message_key, extra={"channel": channel_id, "user": user_id})
                 raise
@@ -157,7 +164,7 @@ class TableService(UndoRules, FairDraws):
     async def undo(self, channel_id: int, user_id: int) -> Outcome:
         """Take back the last action: only its own player, and never past a barrier (is_barrier)."""
         async with self.lock(channel_id):
-            return await self._run(self.undo_now, channel_id, user_id)
+            return await self._run(self._clocked, self.undo_now, channel_id, user_id)
 
     async def rollback(
         self, channel_id: int, user_id: int, *, is_moderator: bool, to_version: int | None = None
@@ -167,14 +174,21 @@ class TableService(UndoRules, FairDraws):
         if not is_moderator:
             raise NotModerator()
         async with self.lock(channel_id):
-            return await self._run(self._rollback_now, channel_id, user_id, to_version)
+            return await self._run(self._clocked, self._rollback_now, channel_id, user_id, to_version)
 
     async def end(self, channel_id: int, user_id: int, *, is_moderator: bool, reason: str = "") -> Outcome:
         """A moderator ends the game without a winner; it is archived and its seed revealed."""
         if not is_moderator:
             raise NotModerator()
         async with self.lock(channel_id):
-            return await self._run(self.end_now, channel_id, user_id, reason)
+            return await self._run(self._clocked, self.end_now, channel_id, user_id, reason)
+
+    async def call_judge(self, channel_id: int, user_id: int, question: str) -> Outcome:
+        """Write a judge call (who asked, the question) into the running game's log; anyone in the
+        channel may call one. The table does not change and an undo passes over the entry. NoGame
+        when no game is running (a judge may still be called: the front end says it was not filed)."""
+        async with self.lock(channel_id):
+            return await self._run(self.judge_now, channel_id, user_id, question)
 
     async def status(self, channel_id: int) -> TableView:
         """The running game of the channel (anyone may read it)."""
@@ -232,6 +246,10 @@ class TableService(UndoRules, FairDraws):
         """The locale and table options of a channel: its own over its guild's."""
         return await self._run(self.store.settings.effective, channel_id, guild_id)
 
+    async def guild_settings(self, guild_id: int) -> GuildSettingsRecord:
+        """The guild's own settings (its locale, options and judge role); defaults when it set none."""
+        return await self._run(self.store.settings.guild, guild_id)
+
     async def set_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettingsRecord:
         """Change only what is given (`locale`, `options` merged in, `judge_role_id`)."""
         return await self._run(functools.partial(self.store.settings.set_guild, guild_id, **changes))
@@ -239,6 +257,30 @@ class TableService(UndoRules, FairDraws):
     async def set_channel_settings(self, channel_id: int, **changes: Any) -> ChannelSettingsRecord:
         """Change only what is given (`guild_id`, `locale`, `options` merged in)."""
         return await self._run(functools.partial(self.store.settings.set_channel, channel_id, **changes))
+
+    # -- turn clocks (off by default) ----------------------------------------------------------------
+
+    async def set_clock(self, channel_id: int, seconds: int, *, auto_pass: bool = False) -> ClockSetting | None:
+        """Give the channel a turn clock of `seconds` (30 s to a week; 0 removes it); with `auto_pass` the
+        table passes for a player whose time ran out. A running game's acting player starts afresh."""
+        async with self.lock(channel_id):
+            return await self._run(self.set_clock_now, channel_id, seconds, auto_pass, time.time())
+
+    async def clock(self, channel_id: int) -> tuple[ClockSetting | None, Deadline | None]:
+        """The channel's clock setting and its current deadline."""
+        return await self._run(lambda: (self.clock_setting_now(channel_id), self.deadline_now(channel_id)))
+
+    async def fire_clocks(self, now: float | None = None) -> list[ClockFired]:
+        """Every deadline passed by `now` (default: the time now) does what it must, each once, under
+        its channel's lock: an automatic pass, or a reminder for the front end to post."""
+        at = time.time() if now is None else now
+        fired: list[ClockFired] = []
+        for channel_id in await self._run(self.due_clocks_now, at):
+            async with self.lock(channel_id):
+                result = await self._run(self.fire_clock_now, channel_id, at)
+            if result is not None:
+                fired.append(result)
+        return fired
 
     async def record_roll(
         self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int

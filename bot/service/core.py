@@ -40,7 +40,7 @@ from bot.store import (
 from bot.store.history import Batch, in_effect
 from bot.store.records import parse_json
 from bot.table.builders import ActionBuilder
-from bot.table.entries import TABLE_TYPES, TableEnded
+from bot.table.entries import TABLE_TYPES, TableEnded, TableJudge
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)
 log = logging.getLogger(__name__)
@@ -215,6 +215,12 @@ class TableCore:
         except CorruptRow:
             return self._end_damaged(channel_id, user_id, reason)
         return self._commit(game, state, [TableEnded(by=user_id, reason=reason)], user_id, finish=True, before=state)
+
+    def judge_now(self, channel_id: int, user_id: int, question: str) -> Outcome:
+        """File a judge call in the running game's log: the table stays as it is (same state, no action
+        for undo), only the version moves on, as with every entry of the log."""
+        game, state = self._load(channel_id)
+        return self._commit(game, state, [TableJudge(by=user_id, question=question)], user_id, before=state)
 
     def _end_damaged(self, channel_id: int, user_id: int, reason: str) -> Outcome:
         """A moderator can always end a game, even one whose state row no longer parses: the row is kept

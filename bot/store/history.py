@@ -1,4 +1,4 @@
-"""The table's own entries in a game's log (undo, rollback, end) and the log they leave in effect.
+"""The table's own entries in a game's log (undo, rollback, end, a judge call) and the log they leave in effect.
 
 The event log is append-only, so taking an action back is itself an entry: `table_undo` removes the
 last action still in effect (all events of one commit share its version), `table_rollback` removes

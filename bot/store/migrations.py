@@ -33,6 +33,8 @@ OUR_TABLES = frozenset(
         "guild_settings",
         "channel_settings",
         "checkpoints",
+        "clock_settings",
+        "clocks",
     }
 )
 
@@ -243,6 +245,37 @@ def m005_checkpoints(db: Database) -> None:
         )
         """
     )
+
+
+@_migration
+def m006_clocks(db: Database) -> None:
+    # Turn clocks (off by default): a channel's seconds per turn, and its one deadline, a row the bot's
+    # dispatcher reads so that a restart loses none. `reminded`: the deadline's one message was sent.
+    db.execute(
+        """
+        CREATE TABLE clock_settings (
+            channel_id INTEGER PRIMARY KEY,
+            seconds INTEGER NOT NULL CHECK (seconds > 0),
+            auto_pass INTEGER NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE clocks (
+            channel_id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            user_id INTEGER NOT NULL,
+            turn INTEGER NOT NULL,
+            due_at REAL NOT NULL,
+            reminded INTEGER NOT NULL DEFAULT 0,
+            auto_pass INTEGER NOT NULL DEFAULT 0,
+            armed_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX clocks_due ON clocks(reminded, due_at)")
 
 
 def _copy_action(db: Database, rows: list[tuple[Any, ...]]) -> None:

@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from pydantic import BaseModel, TypeAdapter
 from sqlite_utils import Database
 
+from bot.store.clock import Clocks
 from bot.store.connection import BUSY_TIMEOUT_MS, Synchronous, open_database, translated
 from bot.store.decks import Decks
 from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
@@ -94,6 +95,7 @@ class Store:
         self.rolls = Rolls(db, self.path)
         self.decks = Decks(db, self.path)
         self.settings = SettingsTables(db, self.path)
+        self.clocks = Clocks(db, self.path)
 
     def rebind(self, *, same_thread: bool) -> None:
         """Reopen the connection from the calling thread. With `same_thread`, that thread alone may use
@@ -104,7 +106,7 @@ class Store:
         self.db.close()
         self.db = fresh
         # The parts keep their identity (a call handed to the worker may already hold their methods).
-        for part in (self.rolls, self.decks, self.settings):
+        for part in (self.rolls, self.decks, self.settings, self.clocks):
             part._db = fresh
 
     @classmethod

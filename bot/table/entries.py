@@ -2,7 +2,8 @@
 
 The event log is append-only, so taking an action back is itself an entry: `table_undo` removes the
 last action still in effect (all events of one commit share its version), `table_rollback` removes
-every action after a version. `Logged` is anything a game's log holds.
+every action after a version; a judge call is logged and is no action. `Logged` is anything a game's log
+holds.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from bot.engine.events import Event
 UNDO = "table_undo"
 ROLLBACK = "table_rollback"
 ENDED = "table_ended"
-TABLE_TYPES = frozenset({UNDO, ROLLBACK, ENDED})
+JUDGE = "table_judge"
+TABLE_TYPES = frozenset({UNDO, ROLLBACK, ENDED, JUDGE})
 
 
 class _TableEvent(BaseModel):
@@ -47,5 +49,14 @@ class TableEnded(_TableEvent):
     reason: str = ""
 
 
-TableEntry = TableUndo | TableRollback | TableEnded
+class TableJudge(_TableEvent):
+    """Someone at the table called a judge with a question. It changes nothing on the table and is
+    not an action: an undo or rollback passes over it, and it stays in the log."""
+
+    type: Literal["table_judge"] = "table_judge"
+    by: int
+    question: str
+
+
+TableEntry = TableUndo | TableRollback | TableEnded | TableJudge
 Logged = Event | TableEntry

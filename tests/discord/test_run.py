@@ -174,6 +174,9 @@ def test_sync_registers_every_command_with_its_japanese_names(
         "card": "カード",
         "help": "ヘルプ",
         "game": "ゲーム",
+        "decks": "マイデッキ",
+        "judge": "ジャッジ",
+        "settings": "設定",
     }.items() <= names.items()
     assert str(len(names)) in capsys.readouterr().out
 
