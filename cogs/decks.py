@@ -1,7 +1,10 @@
-"""/decks save|list|show|delete: a player's own saved decks, always answered to that player alone.
+"""/deck: a look at the top of one's deck in a game (`top`), and one's own saved decks
+(`save|list|show|delete`), always answered to that player alone.
 
-The group is `decks` (plural): the play cog's `/deck top:` is a look at the top of the deck in a
-game, another thing. A deck is given as a list of card names (the `cards` option, or a text file
+`top` is a play: one service call with the builder of its words, like the play cog's commands; the
+table reads that the player looked and at how many cards, the player alone reads which.
+
+A deck is given as a list of card names (the `cards` option, or a text file
 with one entry a line) and checked against the catalog and its deck rules before it is saved
 (bot/catalog/deck_list.py); a list that is not a legal deck is refused and nothing is saved.
 """
@@ -19,8 +22,12 @@ from bot.embeds import reply
 from bot.errors import RefereeError
 from bot.i18n import t
 from bot.names import MAX_NAME
+from bot.render import render_deck_top
 from bot.render.message import Message
+from bot.service import NotSeated
+from bot.table import Request, builder
 from bot.translator import text
+from cogs.table_ui import answer_outcome, channel_of
 
 LIST_LIMIT = 4000  # a deck list typed in the option (Discord allows 6000 characters)
 FILE_LIMIT = 64 * 1024  # a deck list file: a few kilobytes at most
@@ -84,27 +91,45 @@ async def read_list_file(attachment: discord.Attachment) -> str:
 
 class DecksCog(
     commands.GroupCog,
-    group_name=text("discord.command.decks.name"),
-    group_description=text("discord.command.decks.description"),
+    group_name=text("discord.command.deck.name"),
+    group_description=text("discord.command.deck.description"),
 ):
-    """The group `/decks`; each reply is the asker's alone."""
+    """The group `/deck`: the look at the top of one's deck, and one's saved decks (answered privately)."""
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(
-        name=text("discord.command.decks.save.name"), description=text("discord.command.decks.save.description")
+        name=text("discord.command.deck.top.name"), description=text("discord.command.deck.top.description")
+    )
+    @app_commands.rename(count=text("discord.command.deck.top.option.count.name"))
+    @app_commands.describe(count=text("discord.command.deck.top.option.count.description"))
+    async def top(self, interaction: discord.Interaction[RefereeBot], count: app_commands.Range[int, 1, 60]) -> None:
+        """The look: everyone reads that the player looked at how many cards; only the player reads which."""
+        request = Request("deck", {"top": str(count)})
+        outcome = await self.bot.service.act(
+            channel_of(interaction), interaction.user.id, builder(self.bot.catalog, request)
+        )
+        await answer_outcome(interaction, outcome)
+        seat = outcome.state.seat_of(str(interaction.user.id))
+        if seat is None:
+            raise NotSeated()
+        locale = self.bot.locale_for(interaction)
+        await reply(interaction, render_deck_top(outcome.state, seat, count, locale), ephemeral=True)
+
+    @app_commands.command(
+        name=text("discord.command.deck.save.name"), description=text("discord.command.deck.save.description")
     )
     @app_commands.rename(
-        name=text("discord.command.decks.save.option.name.name"),
-        cards=text("discord.command.decks.save.option.cards.name"),
-        file=text("discord.command.decks.save.option.file.name"),
+        name=text("discord.command.deck.save.option.name.name"),
+        cards=text("discord.command.deck.save.option.cards.name"),
+        file=text("discord.command.deck.save.option.file.name"),
     )
     @app_commands.describe(
-        name=text("discord.command.decks.save.option.name.description"),
-        cards=text("discord.command.decks.save.option.cards.description"),
-        file=text("discord.command.decks.save.option.file.description"),
+        name=text("discord.command.deck.save.option.name.description"),
+        cards=text("discord.command.deck.save.option.cards.description"),
+        file=text("discord.command.deck.save.option.file.description"),
     )
     async def save(
         self,
@@ -132,7 +157,7 @@ class DecksCog(
         await reply(interaction, done, deck_message(self.bot.catalog, deck, locale), ephemeral=True)
 
     @app_commands.command(
-        name=text("discord.command.decks.list.name"), description=text("discord.command.decks.list.description")
+        name=text("discord.command.deck.list.name"), description=text("discord.command.deck.list.description")
     )
     async def list_decks(self, interaction: discord.Interaction[RefereeBot]) -> None:
         locale = self.bot.locale_for(interaction)
@@ -153,10 +178,10 @@ class DecksCog(
         await reply(interaction, message, ephemeral=True)
 
     @app_commands.command(
-        name=text("discord.command.decks.show.name"), description=text("discord.command.decks.show.description")
+        name=text("discord.command.deck.show.name"), description=text("discord.command.deck.show.description")
     )
-    @app_commands.rename(name=text("discord.command.decks.show.option.name.name"))
-    @app_commands.describe(name=text("discord.command.decks.show.option.name.description"))
+    @app_commands.rename(name=text("discord.command.deck.show.option.name.name"))
+    @app_commands.describe(name=text("discord.command.deck.show.option.name.description"))
     async def show(
         self, interaction: discord.Interaction[RefereeBot], name: app_commands.Range[str, 1, MAX_NAME]
     ) -> None:
@@ -170,10 +195,10 @@ class DecksCog(
         await reply(interaction, message, ephemeral=True)
 
     @app_commands.command(
-        name=text("discord.command.decks.delete.name"), description=text("discord.command.decks.delete.description")
+        name=text("discord.command.deck.delete.name"), description=text("discord.command.deck.delete.description")
     )
-    @app_commands.rename(name=text("discord.command.decks.delete.option.name.name"))
-    @app_commands.describe(name=text("discord.command.decks.delete.option.name.description"))
+    @app_commands.rename(name=text("discord.command.deck.delete.option.name.name"))
+    @app_commands.describe(name=text("discord.command.deck.delete.option.name.description"))
     async def delete(
         self, interaction: discord.Interaction[RefereeBot], name: app_commands.Range[str, 1, MAX_NAME]
     ) -> None:

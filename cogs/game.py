@@ -33,7 +33,7 @@ from bot.service import NoGame, NotModerator, TableView
 from bot.table import START_KEYS, table_options
 from bot.translator import text
 from bot.tree import answer_error
-from cogs.table_ui import TableUIError, answer_outcome, send_messages, table_view
+from cogs.table_ui import TableUIError, answer_outcome, channel_of, send_messages, table_view
 
 NAME_IN_ID = 30  # the challenger's name rides in the accept button's custom_id (100 characters in all)
 FIRST_CODES = {"random": "r", "me": "f", "opponent": "s"}
@@ -75,9 +75,6 @@ def is_moderator(interaction: discord.Interaction[RefereeBot]) -> bool:
     permissions = interaction.permissions
     return bool(permissions.administrator or permissions.manage_guild or permissions.manage_channels)
 
-
-def channel_of(interaction: discord.Interaction[RefereeBot]) -> int:
-    return interaction.channel_id if interaction.channel_id is not None else interaction.user.id
 
 
 def as_text(options: dict[str, Any]) -> dict[str, str]:

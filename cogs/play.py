@@ -1,5 +1,5 @@
 """The play commands: /hand /charge /pass /cast /skill /block /noblock /next /summon /adjust /concede
-and /deck top. Each is one service call with the builder of its words (bot/table), rendered from the
+and (in cogs/decks.py) /deck top. Each is one service call with the builder of its words (bot/table), rendered from the
 Outcome that call returns; the reply is public and offers the acting player their buttons.
 
 Options autocomplete from what the player may do now (`service.legal`), at most 25, in the engine's
@@ -15,15 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import RefereeBot
-from bot.embeds import clip, reply
+from bot.embeds import clip
 from bot.engine import Action, Block, Cast, Charge, GameState, Summon, UseSkill
 from bot.errors import RefereeError
-from bot.render import render_deck_top
 from bot.render.names import Names
-from bot.service import NotSeated
 from bot.table import ADJUST_FIELDS, Request, builder
 from bot.translator import text
-from cogs.table_ui import PlaySelect, TableButton, answer_outcome, show_hand
+from cogs.table_ui import PlaySelect, TableButton, answer_outcome, channel_of, show_hand
 
 CHOICES = 25
 VALUE_LIMIT = 100
@@ -40,9 +38,6 @@ SOURCES: dict[str, tuple[type, dict[str, str]]] = {
 CARD_OPTIONS = frozenset({"card"})
 SKILL_OPTIONS = frozenset({"skill"})
 
-
-def channel_of(interaction: discord.Interaction[RefereeBot]) -> int:
-    return interaction.channel_id if interaction.channel_id is not None else interaction.user.id
 
 
 def value_label(state: GameState, names: Names, action: Action, option: str, value: str) -> str:
@@ -114,10 +109,6 @@ ADJUST_CHOICES = [app_commands.Choice(name=field, value=field) for field in ADJU
 
 
 class PlayCog(commands.Cog):
-    deck = app_commands.Group(
-        name=text("discord.command.deck.name"), description=text("discord.command.deck.description")
-    )
-
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
 
@@ -422,22 +413,6 @@ class PlayCog(commands.Cog):
     )
     async def concede(self, interaction: discord.Interaction[RefereeBot]) -> None:
         await self.play(interaction, "concede")
-
-    @deck.command(name=text("discord.command.deck.top.name"), description=text("discord.command.deck.top.description"))
-    @app_commands.rename(count=text("discord.command.deck.top.option.count.name"))
-    @app_commands.describe(count=text("discord.command.deck.top.option.count.description"))
-    async def top(self, interaction: discord.Interaction[RefereeBot], count: app_commands.Range[int, 1, 60]) -> None:
-        """The look: everyone reads that the player looked at how many cards; only the player reads which."""
-        request = Request("deck", {"top": str(count)})
-        outcome = await self.bot.service.act(
-            channel_of(interaction), interaction.user.id, builder(self.bot.catalog, request)
-        )
-        await answer_outcome(interaction, outcome)
-        seat = outcome.state.seat_of(str(interaction.user.id))
-        if seat is None:
-            raise NotSeated()
-        locale = self.bot.locale_for(interaction)
-        await reply(interaction, render_deck_top(outcome.state, seat, count, locale), ephemeral=True)
 
 
 async def setup(bot: RefereeBot) -> None:

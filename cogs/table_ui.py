@@ -64,6 +64,11 @@ class TableUIError(RefereeError):
 # -- words --------------------------------------------------------------------------------------------
 
 
+def channel_of(interaction: discord.Interaction[RefereeBot]) -> int:
+    """The table of an interaction: its channel (a direct message's table is the user's own)."""
+    return interaction.channel_id if interaction.channel_id is not None else interaction.user.id
+
+
 def action_label(state: GameState, action: Action, locale: str) -> str:
     """An action as a button or menu option reads: what it plays and on what, in the reader's language."""
     names = Names(state, locale)

@@ -1,4 +1,4 @@
-"""Payloads for subcommands of a group (`/decks save ...`), roles and attachments, as Discord sends them."""
+"""Payloads for subcommands of a group (`/deck save ...`), roles and attachments, as Discord sends them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/decks save|list|show|delete: a player's own decks, checked against the deck rules, shown only to them."""
+"""/deck save|list|show|delete: a player's own decks, checked against the deck rules, shown only to them."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def typed(catalog: Catalog, deck: Deck, *, english: bool = False) -> str:
 
 async def decks(harness: Harness, sub: str, *, user: int = ALICE, locale: str = "ja", **options: Any) -> None:
     harness.recorder.clear()
-    await harness.deliver(group_payload("decks", sub, options, user=user, locale=locale))
+    await harness.deliver(group_payload("deck", sub, options, user=user, locale=locale))
 
 
 async def saved(harness: Harness, user: int = ALICE) -> list[str]:
@@ -100,7 +100,7 @@ async def test_show_and_delete_offer_only_the_askers_own_decks(harness: Harness,
     await decks(harness, "save", name="炎", cards=typed(catalog, catalog.decks["solar-vanguard"]))
     await decks(harness, "save", user=BOB, name="潮B", cards=text)
     harness.recorder.clear()
-    await harness.deliver(group_payload("decks", "show", {"name": "潮"}, focused="name"))
+    await harness.deliver(group_payload("deck", "show", {"name": "潮"}, focused="name"))
     [answer] = [s for s in harness.recorder.sent if s.is_callback]
     assert answer.payload is not None
     assert answer.payload["data"]["choices"] == [{"name": "潮A", "value": "潮A"}]
@@ -134,7 +134,7 @@ async def test_a_deck_list_file_is_read_and_a_file_that_is_not_text_is_refused(
         }
         option = {"name": "file", "type": 11, "value": attachment_id}
         await harness.deliver(
-            group_payload("decks", "save", {"name": filename}, typed=[option], resolved=resolved, locale="en-US")
+            group_payload("deck", "save", {"name": filename}, typed=[option], resolved=resolved, locale="en-US")
         )
         [answer] = harness.recorder.messages()
         assert answer.ephemeral

@@ -174,7 +174,7 @@ def test_sync_registers_every_command_with_its_japanese_names(
         "card": "カード",
         "help": "ヘルプ",
         "game": "ゲーム",
-        "decks": "マイデッキ",
+        "deck": "デッキ",
         "judge": "ジャッジ",
         "settings": "設定",
     }.items() <= names.items()

@@ -58,7 +58,7 @@ async def test_the_commands_are_synced_to_the_development_guild_with_japanese_na
     assert syncs and all(s["guild_id"] == table.guild.id for s in syncs)  # never a global sync on start
     assert table.fake.commands(None) == []
     synced = {c["name"]: c for c in table.fake.commands(table.guild)}
-    assert {"card", "help", "roll", "ruling", "game", "hand", "pass", "decks", "judge", "settings"} <= set(synced)
+    assert {"card", "help", "roll", "ruling", "game", "hand", "pass", "deck", "judge", "settings"} <= set(synced)
     japanese = {name: c["name_localizations"]["ja"] for name, c in synced.items()}
     assert japanese == {name: t(f"discord.command.{name}.name", "ja") for name in synced}
     for name, cmd in synced.items():
