@@ -27,6 +27,7 @@ from bot.render.message import Message
 from bot.service import NotSeated
 from bot.table import Request, builder
 from bot.translator import text
+from cogs.attachments import read_text_attachment
 from cogs.table_ui import answer_outcome, channel_of
 
 LIST_LIMIT = 4000  # a deck list typed in the option (Discord allows 6000 characters)
@@ -71,22 +72,6 @@ def stored_message(catalog: Catalog, name: str, ids: list[object], problem: Refe
     lines = [str(i) for i in ids]
     lines.append(t("discord.decks.no_longer_valid", locale, reason=problem.message(locale)))
     return Message(title=name, lines=lines)
-
-
-async def read_list_file(attachment: discord.Attachment) -> str:
-    """The text of a deck list file: refused when too large or not UTF-8, read within a size limit."""
-    if attachment.size > FILE_LIMIT:
-        raise DeckInputError("discord.decks.file_too_large", limit=FILE_LIMIT)
-    try:
-        data = await attachment.read()
-    except (discord.HTTPException, discord.NotFound) as exc:
-        raise DeckInputError("discord.decks.file_unreadable") from exc
-    if len(data) > FILE_LIMIT:  # the size Discord announced is not a promise
-        raise DeckInputError("discord.decks.file_too_large", limit=FILE_LIMIT)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise DeckInputError("discord.decks.file_not_text") from None
 
 
 class DecksCog(
@@ -144,7 +129,7 @@ class DecksCog(
             raise DeckInputError("discord.decks.need_list")
         if file is not None:
             await interaction.response.defer(ephemeral=True, thinking=True)  # the download may take a moment
-            listed = await read_list_file(file)
+            listed = await read_text_attachment(file, FILE_LIMIT)
         else:
             listed = cards or ""
         deck = parse_deck_list(self.bot.catalog, name, listed)  # refused before anything is saved

@@ -13,6 +13,7 @@ Only the asker sees the log (it can be long) and every refusal.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -23,16 +24,20 @@ from bot.app import RefereeBot
 from bot.catalog import Catalog
 from bot.embeds import COLOUR, DESCRIPTION_LIMIT, EMBEDS_PER_MESSAGE, TOTAL_LIMIT, clip, reply
 from bot.engine import GameOptions
+from bot.files import read_text
 from bot.i18n import t
 from bot.names import BadName, check_name, normalize_name
+from bot.paths import DataFolderMissing, data_folder
 from bot.render import option_lines, render_board, render_log
 from bot.render.board import option_value
 from bot.render.message import Message
 from bot.render.outcome import render_outcome
 from bot.service import NoGame, NotModerator, TableView
 from bot.table import START_KEYS, table_options
+from bot.table.position import POSITION_LIMIT, parse_position
 from bot.translator import text
 from bot.tree import answer_error
+from cogs.attachments import read_text_attachment
 from cogs.table_ui import TableUIError, answer_outcome, channel_of, send_messages, table_view
 
 NAME_IN_ID = 30  # the challenger's name rides in the accept button's custom_id (100 characters in all)
@@ -302,6 +307,58 @@ class GameCog(commands.Cog):
                 choices.append(app_commands.Choice(name=clip(f"{label} ({deck_id})", 100), value=deck_id))
         return choices[:25]
 
+    @game.command(
+        name=text("discord.command.game.practice.name"), description=text("discord.command.game.practice.description")
+    )
+    @app_commands.rename(
+        opponent=text("discord.command.game.practice.option.opponent.name"),
+        position=text("discord.command.game.practice.option.position.name"),
+        file=text("discord.command.game.practice.option.file.name"),
+    )
+    @app_commands.describe(
+        opponent=text("discord.command.game.practice.option.opponent.description"),
+        position=text("discord.command.game.practice.option.position.description"),
+        file=text("discord.command.game.practice.option.file.description"),
+    )
+    async def practice(
+        self,
+        interaction: discord.Interaction[RefereeBot],
+        opponent: discord.User,
+        position: str | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        """A judge's practice table from a position: one the referee ships, by name, or an attached file.
+        The caller takes its first side and `opponent` the second. It is marked practice everywhere, its
+        dice are the position's given faces, and `/game verify` refuses it (bot/table/position.py)."""
+        if (position is None) == (file is None):
+            raise TableUIError("discord.table.practice_one_source")
+        if opponent.id == interaction.user.id:
+            raise TableUIError("discord.table.self_invite")
+        if file is not None:
+            source, name = await read_text_attachment(file, POSITION_LIMIT), file.filename
+        else:
+            path = shipped_positions().get(str(position))
+            if path is None:
+                raise TableUIError("discord.table.practice_unknown", names=", ".join(sorted(shipped_positions())))
+            source, name = read_text(path, limit=POSITION_LIMIT), path.name
+        checked = parse_position(source, self.bot.catalog, name)
+        outcome = await self.bot.service.start_practice(
+            channel_of(interaction),
+            interaction.user.id,
+            checked,
+            (interaction.user.id, opponent.id),
+            guild_id=interaction.guild_id,
+            is_moderator=is_moderator(interaction),
+        )
+        await answer_outcome(interaction, outcome)
+
+    @practice.autocomplete("position")
+    async def position_autocomplete(
+        self, interaction: discord.Interaction[RefereeBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.casefold()
+        return [app_commands.Choice(name=n, value=n) for n in sorted(shipped_positions()) if typed in n][:25]
+
     # -- reading ----------------------------------------------------------------------------------
 
     @game.command(
@@ -440,6 +497,15 @@ class GameCog(commands.Cog):
             return (await self.bot.service.log(channel)).game
         except NoGame:
             raise TableUIError("discord.table.no_game") from None
+
+
+def shipped_positions() -> dict[str, Path]:
+    """The practice positions the referee ships (docs/positions/), by name."""
+    try:
+        folder = data_folder("docs") / "positions"
+    except DataFolderMissing:
+        return {}
+    return {path.stem: path for path in sorted(folder.glob("*.toml"))}
 
 
 async def setup(bot: RefereeBot) -> None:
