@@ -84,6 +84,7 @@ HOUSE_MARGIN = 0.05
 HOUSE_TIE_RATIO = 1.5
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
+PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
@@ -546,21 +547,25 @@ class Rulebook:
         return [p for p in out if p] if len(out) > 1 else []
 
     def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
-        """The best passage of the whole question, then the best of each part not yet shown, then the
-        rest of the whole question's ranking up to k (more when there are more parts than that)."""
+        """The best passage of the whole question, then the best of each part not yet answered, then
+        the rest of the whole question's ranking: k passages, or one per part when there are more
+        parts than k (the whole question's best gives way when it is no part's own)."""
+        room = max(k, len(parts))
         chosen = [rules[0]]
+        answered = False
         for ranking in parts:
-            for cand in ranking[:3]:
-                if any(c.id == cand.id or _same_rule(c, cand) for c in chosen):
-                    break  # this part is already answered by a passage shown
-                chosen.append(cand)
-                break
+            if any(c.id == cand.id or _same_rule(c, cand) for cand in ranking[:PART_SHOWN] for c in chosen):
+                answered = answered or any(_same(rules[0], cand) for cand in ranking[:PART_SHOWN])
+                continue  # this part is already answered by a passage shown
+            chosen.append(ranking[0])
+        if len(chosen) > room and not answered:
+            chosen = chosen[1:]
         for cand in rules[1:]:
-            if len(chosen) >= max(k, len(parts) + 1 if parts else k):
+            if len(chosen) >= room:
                 break
-            if not any(c.id == cand.id or _same_rule(c, cand) for c in chosen):
+            if not any(_same(c, cand) for c in chosen):
                 chosen.append(cand)
-        return chosen[: max(k, len(chosen))] if parts else chosen[:k]
+        return chosen[:room]
 
     def _label(
         self, plan: QueryPlan, rules: list[_Candidate], chosen: list[_Candidate], parts: list[list[_Candidate]]
@@ -704,6 +709,10 @@ def _lemmas(lexicon: Lexicon) -> dict[str, str]:
         if len(words) == 1:
             out.setdefault(words[0].term, normalize(key))
     return out
+
+
+def _same(a: _Candidate, b: _Candidate) -> bool:
+    return a.id == b.id or _same_rule(a, b)
 
 
 def _same_rule(a: _Candidate, b: _Candidate) -> bool:
