@@ -83,6 +83,7 @@ class QueryPlan:
     common: set[str] = field(default_factory=set)
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
+    card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
@@ -159,6 +160,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     weight = vocab.english_weights.get(key, 1.0)
                     if key in vocab.card_names:
                         plan.cards.append(vocab.card_names[key])
+                    if key in vocab.card_names or key in vocab.english_weights:
+                        plan.card_keys.append(key)
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
                     for word in key.split():  # the English words too: the house rules are in English

@@ -186,6 +186,8 @@ class Rulebook:
             english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
             card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
         )
+        # The game of each card the lexicon names: the game of the passages that quote its name.
+        self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
         # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
         # カード) included. A question with none of them and little in common with any passage is
         # plainly about something else.
@@ -205,6 +207,16 @@ class Rulebook:
         for word in sorted(set(words)):
             for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
                 self._pairs.setdefault(pair, []).append(word)
+
+    def _games_quoting(self, name: str) -> frozenset[str]:
+        if len(name) < 3:  # trigrams need three characters
+            return frozenset()
+        rows = self.db.execute(
+            "SELECT DISTINCT p.game FROM literal_fts f JOIN passages p ON p.rowid = f.rowid "
+            "WHERE literal_fts MATCH ? AND p.kind != ?",
+            ('"' + name.replace('"', '""') + '"', Kind.HOUSE_RULE.value),
+        )
+        return frozenset(row[0] for row in rows)
 
     @classmethod
     def open(cls, cache_dir: Path, rules_dir: Path) -> Rulebook:
@@ -291,6 +303,11 @@ class Rulebook:
         named = [g for g in plan.games if g in {d.game for d in self.documents.values()}]
         if len(named) == 1:
             return named[0]
+        # A card the corpus discusses belongs to one game: a question naming cards of one game only
+        # is about that game, however its other words are shared.
+        card_games = frozenset().union(*(self.card_games.get(key, frozenset()) for key in plan.card_keys))
+        if not named and len(card_games) == 1:
+            return next(iter(card_games))
         weight: dict[str, float] = {}
         total = 0.0
         for members in plan.units.values():
