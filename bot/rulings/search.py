@@ -138,10 +138,13 @@ class Rulebook:
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
         by_reading: dict[str, set[str]] = {}
+        latin: set[str] = set()  # terms the corpus writes in Latin letters somewhere (Forever → フォーエバー)
         for term, count, readings, games in self.db.execute("SELECT term, df, readings, games FROM vocab"):
             df[term] = count
             self.term_games[term] = json.loads(games)
             for reading in json.loads(readings):
+                if reading[:1].isascii() and reading[:1].isalpha():
+                    latin.add(term)
                 if len(reading) >= 3 and all("\u30a1" <= c <= "\u30fc" for c in reading):
                     by_reading.setdefault(reading, set()).add(term)
         stop = frozenset(lexicon.stopwords)
@@ -185,6 +188,7 @@ class Rulebook:
             keyword_terms=keyword_terms,
             english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
             card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
+            latin_terms=frozenset(latin),
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.rulings.query import fts_match
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
 
@@ -75,3 +76,16 @@ def test_english_rules_wording_reaches_the_class_terms(rulebook: Rulebook, engli
     plan = rulebook.plan(f"what about {english} here")
     wanted = {t.term for t in tokens(japanese)}
     assert wanted & set(plan.terms), (english, plan.units)
+
+
+def test_a_word_of_an_unknown_card_name_is_no_katakana_term(rulebook: Rulebook) -> None:
+    """Little is the リトル of リトル・グリーン・メン only by its sound; Forever is quoted in Latin letters."""
+    assert "リトル" not in rulebook.plan("Goofy - Little Helper: does his bonus stay?").terms
+    assert "フォーエバー" in rulebook.plan("What does Forever Strong do?").terms
+
+
+def test_retrieval_keeps_the_weighty_rare_terms_before_light_ones(rulebook: Rulebook) -> None:
+    """English prose words weigh little: the rule words of a long question are what is retrieved."""
+    plan = rulebook.plan("Mickey Mouse - Bob Cratchit gives strength bonus, says the card, until counted; how?")
+    match = fts_match(plan, rulebook.vocab, 0.15)
+    assert '"攻撃力"' in match
