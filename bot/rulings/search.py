@@ -16,9 +16,13 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bot.rulings.dense import BELOW as DENSE_BELOW
+from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
+from bot.rulings.dense import DenseIndex
+from bot.rulings.dense import available as dense_available
 from bot.rulings.glossary import Lexicon
 from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
@@ -113,11 +117,15 @@ class _Candidate:
 class Rulebook:
     """Read-only access to one index file. Not thread-safe (one Sudachi tokenizer, one connection)."""
 
-    def __init__(self, index_file: Path) -> None:
+    def __init__(self, index_file: Path, dense: bool = False) -> None:
+        """`dense`: use the dense second opinion when the optional extra is installed (bot/rulings/dense.py)."""
         self.path = index_file
         self.db = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True)
+        self.dense: DenseIndex | None = None
         try:
             self._load()
+            if dense:
+                self.dense = DenseIndex.open(index_file, self.db)
         except BaseException:
             self.db.close()
             raise
@@ -223,15 +231,17 @@ class Rulebook:
         return frozenset(row[0] for row in rows)
 
     @classmethod
-    def open(cls, cache_dir: Path, rules_dir: Path) -> Rulebook:
+    def open(cls, cache_dir: Path, rules_dir: Path, dense: bool | None = None) -> Rulebook:
         """The rulebook of the corpus in `rules_dir`, its index cached in `cache_dir`; an index file
-        that does not open is deleted and built again."""
+        that does not open is deleted and built again. `dense`: the dense second opinion, by default
+        whenever the optional extra is installed."""
+        use_dense = dense_available() if dense is None else dense
         path = ensure_index(cache_dir, rules_dir)
         try:
-            return cls(path)
+            return cls(path, dense=use_dense)
         except sqlite3.DatabaseError:
             discard(path)
-        return cls(ensure_index(cache_dir, rules_dir))
+        return cls(ensure_index(cache_dir, rules_dir), dense=use_dense)
 
     def close(self) -> None:
         self.db.close()
@@ -436,7 +446,20 @@ class Rulebook:
                 _Candidate(rowid, pid, pgame, kind, document, section, citations, score, coverage, rank, present)
             )
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
+        if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
+            out = self._dense_rerank(plan, out, prefer)
         return out
+
+    def _dense_rerank(self, plan: QueryPlan, ranked: list[_Candidate], prefer: str | None) -> list[_Candidate]:
+        """Where the lexical ranking is unsure, the passages of its best one's game re-ranked with the
+        dense similarity as a second opinion (bot/rulings/dense.py)."""
+        assert self.dense is not None
+        head = [c for c in ranked if c.game == ranked[0].game]
+        sims = self.dense.similarities(plan.text, [c.rowid for c in head])
+        best = max(sims)
+        fused = [replace(c, rank=c.rank + DENSE_WEIGHT * (s - best)) for c, s in zip(head, sims, strict=True)]
+        fused.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
+        return fused + [c for c in ranked if c.game != ranked[0].game]
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
         """BM25F: term frequencies of the columns, each weighted and length-normalised, then saturated."""
