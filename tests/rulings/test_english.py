@@ -69,7 +69,7 @@ def test_a_named_card_tells_the_game_when_the_words_are_shared(rulebook: Ruleboo
         ("ready step", "レディステップ"),
         ("active player", "アクティブ・プレイヤー"),
         ("for free", "コストを支払わずに"),
-        ("the rest of the effect", "残り"),
+        ("the remaining part", "残り"),
     ],
 )
 def test_english_rules_wording_reaches_the_class_terms(rulebook: Rulebook, english: str, japanese: str) -> None:
