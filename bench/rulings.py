@@ -29,10 +29,10 @@ independently, so a few common words of a short question co-occur by chance in h
 and a short one holding them all is a better bag-of-words match than the real passage: the figure
 is a lower bound for a real corpus of that size, whose passages are about something.
 
-The tables above measure the lexical ranking (the bot without the optional extra). --dense adds the
-same table with the dense second opinion (bot/rulings/dense.py, the extra `dense`: where the lexical
-ranking is unsure, re-ranking with multilingual-e5-small), its latency including the question's
-embedding.
+The tables above measure the lexical ranking (the bot as it ships). --dense adds the same table with
+the dense second opinion (bot/rulings/dense.py, the optional extra `dense`, off in the bot: where the
+lexical ranking is unsure, re-ranking with multilingual-e5-small), its latency including the
+question's embedding.
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ Where the lexical ranking is unsure (its best passage carries less than BELOW of
 passages of the best one's game are re-ranked by their rank plus WEIGHT times their cosine
 similarity to the question (relative to the most similar). Elsewhere the ranking is the lexical one,
 and without the package the rulebook is exactly the lexical one. Measured with `bench/rulings.py
---dense`: on the tuning halves it adds a few first places and no regression; the question's
-embedding costs 40-60 ms where it is used.
+--dense`: two more first places on the second tuning batch and one on the old set, nothing gained on
+the first tuning half, no regression; the question's embedding costs 40-60 ms where it is used. The
+rule for keeping it was that both tuning halves improve, so it is off unless asked for
+(`Rulebook.open(..., dense=True)`, `Rulebook(index_file, dense=True)`); the bot does not ask.
 
 Passage vectors are computed once per index (the first open after the corpus changed: about 40 s
 for today's corpus on one thread) and kept beside it, named after it, so a new corpus gets new ones.

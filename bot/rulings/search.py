@@ -231,11 +231,12 @@ class Rulebook:
         return frozenset(row[0] for row in rows)
 
     @classmethod
-    def open(cls, cache_dir: Path, rules_dir: Path, dense: bool | None = None) -> Rulebook:
+    def open(cls, cache_dir: Path, rules_dir: Path, dense: bool = False) -> Rulebook:
         """The rulebook of the corpus in `rules_dir`, its index cached in `cache_dir`; an index file
-        that does not open is deleted and built again. `dense`: the dense second opinion, by default
-        whenever the optional extra is installed."""
-        use_dense = dense_available() if dense is None else dense
+        that does not open is deleted and built again. `dense`: the dense second opinion where the
+        optional extra is installed (off by default: on the tuning halves it did not pay everywhere,
+        see bot/rulings/dense.py)."""
+        use_dense = dense and dense_available()
         path = ensure_index(cache_dir, rules_dir)
         try:
             return cls(path, dense=use_dense)
