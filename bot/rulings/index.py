@@ -86,7 +86,9 @@ class Segmented:
         self.body = [t.term for t in body]
         self.heading = [t.term for t in tokens(lexicon.prepare(passage.section), stop)]
         self.names = [t.term for t in tokens(lexicon.prepare(" ".join(passage.names)), stop)]
-        self.readings = {(t.term, t.reading) for t in body} | {(t.term, t.surface) for t in body}
+        # Surfaces too (a Latin one tells a name the document quotes in English), except in an English
+        # document, whose every word is Latin.
+        self.readings = {(t.term, t.reading) for t in body} | {(t.term, t.surface) for t in body if not english}
 
 
 def code_version() -> str:

@@ -8,6 +8,7 @@ Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a p
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ class Vocabulary:
     keyword_terms: frozenset[str] = frozenset()  # the lexicon's game keywords, whether the corpus has them
     english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
     card_names: Mapping[str, str] = field(default_factory=dict)  # a card's full English name → its Japanese name
+    latin_terms: frozenset[str] = frozenset()  # terms the corpus writes in Latin letters somewhere
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -83,6 +85,7 @@ class QueryPlan:
     common: set[str] = field(default_factory=set)
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
+    card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
@@ -159,6 +162,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     weight = vocab.english_weights.get(key, 1.0)
                     if key in vocab.card_names:
                         plan.cards.append(vocab.card_names[key])
+                    if key in vocab.card_names or key in vocab.english_weights:
+                        plan.card_keys.append(key)
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
                     for word in key.split():  # the English words too: the house rules are in English
@@ -188,10 +193,16 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     if piece in vocab.df:
                         plan.add(piece, vocab)
             elif text[found[i].start()].isupper() and (
-                sudachi := [t.term for t in tokens(text[found[i].start() : found[i].end()]) if t.term in vocab.df]
+                sudachi := [
+                    t.term
+                    for t in tokens(text[found[i].start() : found[i].end()])
+                    if t.term in vocab.df and t.term in vocab.latin_terms
+                ]
             ):
                 # A capitalised name the corpus quotes in English, as Sudachi reads it (Forever → フォーエバー);
                 # lower-case words stay English, or "start" would be read as the スタート of スタートフェイズ.
+                # Only where the corpus writes it in Latin letters too: the Little of a card's English
+                # name is not the リトル of a Japanese one.
                 for term in sudachi:  # a guess at a name: it helps find the passage, weighs little
                     plan.add(term, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             else:
@@ -400,6 +411,11 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
+def _idf(vocab: Vocabulary, term: str) -> float:
+    n, df = vocab.passages, vocab.df.get(term, 0)
+    return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+
+
 def fts_match(plan: QueryPlan, vocab: Vocabulary | None = None, max_share: float = 1.0) -> str:
     """An FTS5 expression in which every term and phrase is a quoted string joined by OR.
 
@@ -416,7 +432,9 @@ def fts_match(plan: QueryPlan, vocab: Vocabulary | None = None, max_share: float
             kept = [t for t in pool if vocab.df.get(t, 0) <= common] or sorted(pool, key=lambda t: vocab.df.get(t, 0))[
                 :2
             ]
-            return sorted(kept, key=lambda t: vocab.df.get(t, 0))[:room]
+            # The rarest that carry the question: a word weighing little (English prose, a guess at a
+            # name) is kept after the weighty ones, or it fills the room with passages of the wrong game.
+            return sorted(kept, key=lambda t: -plan.weights.get(t, 1.0) * _idf(vocab, t))[:room]
 
         asked = rarest([t for t in terms if t in own], MAX_MATCH_TERMS)
         extra = (

@@ -16,9 +16,13 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bot.rulings.dense import BELOW as DENSE_BELOW
+from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
+from bot.rulings.dense import DenseIndex
+from bot.rulings.dense import available as dense_available
 from bot.rulings.glossary import Lexicon
 from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
@@ -84,6 +88,7 @@ HOUSE_MARGIN = 0.05
 HOUSE_TIE_RATIO = 1.5
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
+PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
@@ -112,11 +117,15 @@ class _Candidate:
 class Rulebook:
     """Read-only access to one index file. Not thread-safe (one Sudachi tokenizer, one connection)."""
 
-    def __init__(self, index_file: Path) -> None:
+    def __init__(self, index_file: Path, dense: bool = False) -> None:
+        """`dense`: use the dense second opinion when the optional extra is installed (bot/rulings/dense.py)."""
         self.path = index_file
         self.db = sqlite3.connect(f"file:{index_file}?mode=ro", uri=True)
+        self.dense: DenseIndex | None = None
         try:
             self._load()
+            if dense:
+                self.dense = DenseIndex.open(index_file, self.db)
         except BaseException:
             self.db.close()
             raise
@@ -137,10 +146,13 @@ class Rulebook:
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
         by_reading: dict[str, set[str]] = {}
+        latin: set[str] = set()  # terms the corpus writes in Latin letters somewhere (Forever → フォーエバー)
         for term, count, readings, games in self.db.execute("SELECT term, df, readings, games FROM vocab"):
             df[term] = count
             self.term_games[term] = json.loads(games)
             for reading in json.loads(readings):
+                if reading[:1].isascii() and reading[:1].isalpha():
+                    latin.add(term)
                 if len(reading) >= 3 and all("\u30a1" <= c <= "\u30fc" for c in reading):
                     by_reading.setdefault(reading, set()).add(term)
         stop = frozenset(lexicon.stopwords)
@@ -184,7 +196,10 @@ class Rulebook:
             keyword_terms=keyword_terms,
             english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
             card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
+            latin_terms=frozenset(latin),
         )
+        # The game of each card the lexicon names: the game of the passages that quote its name.
+        self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
         # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
         # カード) included. A question with none of them and little in common with any passage is
         # plainly about something else.
@@ -205,16 +220,29 @@ class Rulebook:
             for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
                 self._pairs.setdefault(pair, []).append(word)
 
+    def _games_quoting(self, name: str) -> frozenset[str]:
+        if len(name) < 3:  # trigrams need three characters
+            return frozenset()
+        rows = self.db.execute(
+            "SELECT DISTINCT p.game FROM literal_fts f JOIN passages p ON p.rowid = f.rowid "
+            "WHERE literal_fts MATCH ? AND p.kind != ?",
+            ('"' + name.replace('"', '""') + '"', Kind.HOUSE_RULE.value),
+        )
+        return frozenset(row[0] for row in rows)
+
     @classmethod
-    def open(cls, cache_dir: Path, rules_dir: Path) -> Rulebook:
+    def open(cls, cache_dir: Path, rules_dir: Path, dense: bool = False) -> Rulebook:
         """The rulebook of the corpus in `rules_dir`, its index cached in `cache_dir`; an index file
-        that does not open is deleted and built again."""
+        that does not open is deleted and built again. `dense`: the dense second opinion where the
+        optional extra is installed (off by default: on the tuning halves it did not pay everywhere,
+        see bot/rulings/dense.py)."""
+        use_dense = dense and dense_available()
         path = ensure_index(cache_dir, rules_dir)
         try:
-            return cls(path)
+            return cls(path, dense=use_dense)
         except sqlite3.DatabaseError:
             discard(path)
-        return cls(ensure_index(cache_dir, rules_dir))
+        return cls(ensure_index(cache_dir, rules_dir), dense=use_dense)
 
     def close(self) -> None:
         self.db.close()
@@ -290,6 +318,11 @@ class Rulebook:
         named = [g for g in plan.games if g in {d.game for d in self.documents.values()}]
         if len(named) == 1:
             return named[0]
+        # A card the corpus discusses belongs to one game: a question naming cards of one game only
+        # is about that game, however its other words are shared.
+        card_games = frozenset().union(*(self.card_games.get(key, frozenset()) for key in plan.card_keys))
+        if not named and len(card_games) == 1:
+            return next(iter(card_games))
         weight: dict[str, float] = {}
         total = 0.0
         for members in plan.units.values():
@@ -414,7 +447,20 @@ class Rulebook:
                 _Candidate(rowid, pid, pgame, kind, document, section, citations, score, coverage, rank, present)
             )
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
+        if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
+            out = self._dense_rerank(plan, out, prefer)
         return out
+
+    def _dense_rerank(self, plan: QueryPlan, ranked: list[_Candidate], prefer: str | None) -> list[_Candidate]:
+        """Where the lexical ranking is unsure, the passages of its best one's game re-ranked with the
+        dense similarity as a second opinion (bot/rulings/dense.py)."""
+        assert self.dense is not None
+        head = [c for c in ranked if c.game == ranked[0].game]
+        sims = self.dense.similarities(plan.text, [c.rowid for c in head])
+        best = max(sims)
+        fused = [replace(c, rank=c.rank + DENSE_WEIGHT * (s - best)) for c, s in zip(head, sims, strict=True)]
+        fused.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
+        return fused + [c for c in ranked if c.game != ranked[0].game]
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
         """BM25F: term frequencies of the columns, each weighted and length-normalised, then saturated."""
@@ -546,21 +592,25 @@ class Rulebook:
         return [p for p in out if p] if len(out) > 1 else []
 
     def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
-        """The best passage of the whole question, then the best of each part not yet shown, then the
-        rest of the whole question's ranking up to k (more when there are more parts than that)."""
+        """The best passage of the whole question, then the best of each part not yet answered, then
+        the rest of the whole question's ranking: k passages, or one per part when there are more
+        parts than k (the whole question's best gives way when it is no part's own)."""
+        room = max(k, len(parts))
         chosen = [rules[0]]
+        answered = False
         for ranking in parts:
-            for cand in ranking[:3]:
-                if any(c.id == cand.id or _same_rule(c, cand) for c in chosen):
-                    break  # this part is already answered by a passage shown
-                chosen.append(cand)
-                break
+            if any(c.id == cand.id or _same_rule(c, cand) for cand in ranking[:PART_SHOWN] for c in chosen):
+                answered = answered or any(_same(rules[0], cand) for cand in ranking[:PART_SHOWN])
+                continue  # this part is already answered by a passage shown
+            chosen.append(ranking[0])
+        if len(chosen) > room and not answered:
+            chosen = chosen[1:]
         for cand in rules[1:]:
-            if len(chosen) >= max(k, len(parts) + 1 if parts else k):
+            if len(chosen) >= room:
                 break
-            if not any(c.id == cand.id or _same_rule(c, cand) for c in chosen):
+            if not any(_same(c, cand) for c in chosen):
                 chosen.append(cand)
-        return chosen[: max(k, len(chosen))] if parts else chosen[:k]
+        return chosen[:room]
 
     def _label(
         self, plan: QueryPlan, rules: list[_Candidate], chosen: list[_Candidate], parts: list[list[_Candidate]]
@@ -704,6 +754,10 @@ def _lemmas(lexicon: Lexicon) -> dict[str, str]:
         if len(words) == 1:
             out.setdefault(words[0].term, normalize(key))
     return out
+
+
+def _same(a: _Candidate, b: _Candidate) -> bool:
+    return a.id == b.id or _same_rule(a, b)
 
 
 def _same_rule(a: _Candidate, b: _Candidate) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.rulings.models import Kind, Label
+from bot.rulings.parts import split_parts
 from bot.rulings.render import render_answer
 from bot.rulings.search import Rulebook
 
@@ -129,6 +130,16 @@ def test_each_part_of_a_question_gets_a_passage(rulebook: Rulebook) -> None:
     shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
     assert f"{HN}/03/01" in shown  # the set-up: the second player gains 2 ether
     assert f"{HN}/11/02" in shown  # a blocker's DEF applies in full
+
+
+def test_a_question_gets_one_passage_per_part_and_no_more(rulebook: Rulebook) -> None:
+    """Four parts: four passages, each part's own; never the whole question's best on top of them."""
+    question = "手札は何枚？エーテルは何点？DEFはどう引く？セフィロトコードの判定は？"
+    assert len(split_parts(question)) == 4
+    answer = rulebook.search(question)
+    assert len(answer.hits) == 4
+    shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
+    assert {f"{HN}/17/02", f"{HN}/03/01"} <= shown  # the code check, the set-up's ether
 
 
 # --- where the rulebook is silent -------------------------------------------------------------------
