@@ -138,7 +138,7 @@ class AcceptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACCE
         seats = [(self.challenger, first_name, ids[self.deck]), (self.opponent, second_name, ids[self.opponent_deck])]
         outcome = await bot.service.start_from_decks(channel, user.id, seats, options, guild_id=interaction.guild_id)
         locale = bot.locale_for(interaction)
-        board = render_board(outcome.state, locale, commitment=outcome.commitment)
+        board = render_board(outcome.state, locale, commitment=outcome.commitment, bars=True)
         view = table_view(outcome.state, outcome, locale)
         await send_messages(interaction, [render_outcome(outcome, locale), board], ephemeral=False, view=view)
 
@@ -368,7 +368,12 @@ class GameCog(commands.Cog):
         view = await self._view_or_last(channel_of(interaction))
         locale = self.bot.locale_for(interaction)
         board = render_board(
-            view.state, locale, commitment=view.commitment, revealed_seed=view.revealed_seed, finished=not view.active
+            view.state,
+            locale,
+            commitment=view.commitment,
+            revealed_seed=view.revealed_seed,
+            finished=not view.active,
+            bars=True,  # a board read at a glance: HP as bars
         )
         await reply(interaction, board, ephemeral=False, view=table_view(view.state, view, locale))
 

@@ -66,7 +66,7 @@ class JudgeCog(commands.Cog):
         locale = self.bot.locale_for(interaction)
         embeds = [to_embed(call_message(interaction.user.mention, question, outcome, locale), colour=COLOUR)]
         if outcome is not None:
-            board = render_board(outcome.state, locale, commitment=outcome.commitment)
+            board = render_board(outcome.state, locale, commitment=outcome.commitment, bars=True)
             embeds.append(to_embed(board))
         await interaction.response.send_message(
             clip(f"<@&{role_id}>", 100),

@@ -25,12 +25,14 @@ def render_board(
     commitment: str | None = None,
     revealed_seed: str | None = None,
     finished: bool = False,
+    bars: bool = False,
 ) -> Message:
-    """`finished`: the game is closed even if its state is not over (ended at the table, no winner)."""
+    """`finished`: the game is closed even if its state is not over (ended at the table, no winner).
+    `bars`: each unit's HP also as a bar, for a board read at a glance (the Discord embed)."""
     names = Names(state, locale)
     lines = status_lines(state, locale, finished=finished)
     lines += dice_lines(commitment, revealed_seed, locale)
-    fields = [_player_field(state, seat, names) for seat in range(len(state.players))]
+    fields = [_player_field(state, seat, names, bars) for seat in range(len(state.players))]
     if state.pending is not None:
         fields.append(_pending_field(state, names))
     if state.continuing or state.def_mods:
@@ -110,7 +112,18 @@ def _waiting(state: GameState, names: Names) -> list[str]:
     ]
 
 
-def unit_line(state: GameState, unit: Unit, names: Names, leader: str | None = None) -> str:
+BAR_CELLS = 10
+
+
+def hp_bar(hp: int, max_hp: int) -> str:
+    """HP as ten cells, full ones first (any HP left shows at least one full cell, 0 shows none)."""
+    if max_hp <= 0:
+        return "▱" * BAR_CELLS
+    full = max(1, round(BAR_CELLS * hp / max_hp)) if hp > 0 else 0
+    return "▰" * min(full, BAR_CELLS) + "▱" * (BAR_CELLS - min(full, BAR_CELLS))
+
+
+def unit_line(state: GameState, unit: Unit, names: Names, leader: str | None = None, bars: bool = False) -> str:
     locale = names.locale
     flags = ""
     if unit.knocked_out:
@@ -125,14 +138,14 @@ def unit_line(state: GameState, unit: Unit, names: Names, leader: str | None = N
         locale,
         mark=mark,
         name=names.unit(unit.uid),
-        hp=unit.hp,
+        hp=f"{hp_bar(unit.hp, unit.max_hp)} {unit.hp}" if bars else unit.hp,
         max_hp=unit.max_hp,
         defense=state.effective_def(unit),
         state=flags,
     )
 
 
-def _player_field(state: GameState, seat: int, names: Names) -> Field:
+def _player_field(state: GameState, seat: int, names: Names, bars: bool = False) -> Field:
     locale = names.locale
     player: PlayerState = state.players[seat]
     rows = [
@@ -145,7 +158,7 @@ def _player_field(state: GameState, seat: int, names: Names) -> Field:
             rights=player.astral_rights,
         )
     ]
-    rows += [unit_line(state, unit, names, player.leader) for unit in player.units]
+    rows += [unit_line(state, unit, names, player.leader, bars) for unit in player.units]
     for aura in player.auras:
         card = state.cards[aura.card]
         top = card.resonance_max if isinstance(card, AuraCompolta) else "?"

@@ -114,3 +114,20 @@ def test_a_game_ended_at_the_table_shows_no_one_to_act(table: Table) -> None:
     text = to_text(render_board(state, "en", finished=True))
     assert text.startswith("Game over") and "The game ended without a winner." in text
     assert "To act" not in text and "Turn 1" not in text
+
+
+def test_hp_bars_show_what_is_left_at_a_glance() -> None:
+    from bot.render.board import hp_bar
+
+    assert hp_bar(30, 30) == "▰" * 10
+    assert hp_bar(15, 30) == "▰" * 5 + "▱" * 5
+    assert hp_bar(1, 38) == "▰" + "▱" * 9  # any HP left shows
+    assert hp_bar(0, 30) == "▱" * 10
+
+
+def test_the_discord_board_carries_bars_and_the_console_board_does_not(table: Table) -> None:
+    state, _, _ = table
+    with_bars = render_board(state, "en", bars=True)
+    plain = render_board(state, "en")
+    assert "▰" in "\n".join(f.value for f in with_bars.fields)
+    assert "▰" not in "\n".join(f.value for f in plain.fields)
