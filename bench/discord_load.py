@@ -14,9 +14,9 @@ Three processes, as in production the bot is one and Discord is elsewhere:
 - this script. In every channel two players play one game after another (`--mode games`, the default):
   `/game start` and the accept button, then, at random (exponential) intervals of `--rate` moves a second,
   a move chosen from what the bot offered in its last public reply: a button of the acting player (pass,
-  next phase, block, no block), the hand button and a pick from the ephemeral hand menu, `/charge` with a
-  card its autocomplete offered, or `/pass`. Now and then (`--double-share`) a button is pressed twice at
-  once, by its player or by both players, and (`--replay-share`) an interaction is delivered twice (the
+  next phase, block, no block), the hand (its button or `/hand`) and a pick from the ephemeral hand menu,
+  `/charge` with a card its autocomplete offered, or `/pass`. Now and then (`--double-share`) a button is
+  pressed twice at once, by its player or by both players, and (`--replay-share`) an interaction is delivered twice (the
   same id and token, as Discord may after a reconnect). Beside the games each channel rolls `/roll`
   (`--roll-rate` a second) and asks `/ruling` (`--ruling-share` of those). With `--drops N` the fake cuts
   the bot's gateway connection N times during the load; what is sent meanwhile arrives when it resumes.
@@ -285,8 +285,13 @@ class Table:
             self.load.sent[-1].replayed = True
 
     async def from_hand(self, actor: str, message_id: str, hand_button: str, rng: random.Random) -> None:
-        shown = await self.fake.click(actor, message_id, hand_button, wait=WAIT)
-        self.note(shown, "hand", actor)
+        """The hand (by the table's button or by /hand), then a pick from its menu."""
+        if rng.random() < 0.5:
+            shown = await self.fake.click(actor, message_id, hand_button, wait=WAIT)
+            self.note(shown, "hand button", actor)
+        else:
+            shown = await self.fake.invoke(actor, self.channel, "hand", wait=WAIT)
+            self.note(shown, "/hand", actor)
         menu = menu_values(shown.get("original"))
         if menu is None or not menu[1]:
             return
@@ -319,7 +324,7 @@ async def play_games(
 ) -> None:
     """One channel's game: a move at random (exponential) intervals until `until`."""
     table = Table(fake, load, channel, players)
-    await asyncio.sleep(rng.uniform(0, 1 / opts.rate))
+    await asyncio.sleep(min(rng.uniform(0, 1 / opts.rate), max(0.0, until - time.monotonic())))
     while time.monotonic() < until:
         try:
             await table.move(opts, rng)
@@ -340,7 +345,7 @@ async def play_dice(
 ) -> None:
     """One channel's /roll and /ruling: at random (exponential) intervals until `until`."""
     rolls = 0
-    await asyncio.sleep(rng.uniform(0, 1 / rate))
+    await asyncio.sleep(min(rng.uniform(0, 1 / rate), max(0.0, until - time.monotonic())))
     while time.monotonic() < until:
         user = rng.choice(players)
         try:
