@@ -4,6 +4,10 @@ Each result shows the quoted passage, then its source, section, citation numbers
 unverified point and the translation note (bot.rulings.render). The best result comes first; the
 "more results" button shows the next ones to whoever presses it. Rulings are public unless the
 asker says otherwise; a refusal (an empty question, an unknown card) is the asker's alone.
+
+In a channel with a running game the answer also shows the part of the board the question is about
+(bot/render/ruling_board.py), and the rulebook gets the table's option values, so a house rule says
+what this table has chosen.
 """
 
 from __future__ import annotations
@@ -18,8 +22,12 @@ from discord.ext import commands
 
 from bot.app import RefereeBot
 from bot.embeds import COLOUR, send, to_embed
+from bot.engine import GameOptions, GameState
+from bot.errors import RefereeError
 from bot.i18n import t
+from bot.render.board import option_value
 from bot.render.message import Field, Message
+from bot.render.ruling_board import ruling_board
 from bot.rulings.cards import card_notes
 from bot.rulings.errors import RulingsError
 from bot.rulings.models import Answer
@@ -51,18 +59,26 @@ class Asked:
         return self._answers.get(key)
 
 
-def answer_page(answer: Answer, start: int, stop: int, locale: str) -> Message:
-    """Results start..stop-1 of `answer` as one message: the question, then each quote with its source."""
+def answer_page(answer: Answer, start: int, stop: int, locale: str, board: Field | None = None) -> Message:
+    """Results start..stop-1 of `answer` as one message: the question, then each quote with its source;
+    the first page adds the house rule (with this table's setting) and the `board` of the table."""
     total = len(answer.hits)
     lines: list[str] = []
     for number in range(start, min(stop, total)):
         if lines:
             lines.append("")
         lines.extend(row.strip() for row in render_hit(number + 1, answer.hits[number], locale))
+    if start == 0:
+        for number, hit in enumerate(answer.house, start=1):
+            if lines:
+                lines.append("")
+            lines.extend(row.strip() for row in render_hit(f"H{number}", hit, locale, answer.options))
     fields = []
     if answer.cards and start == 0:
         cards = "\n".join(t("rulings.card_line", locale, name=c.name, type=c.type, text=c.text) for c in answer.cards)
         fields.append(Field(name=t("rulings.cards_header", locale), value=cards))
+    if board is not None and start == 0:
+        fields.append(board)
     if total > 1:
         page = t("discord.ruling.page", locale, first=start + 1, last=min(stop, total), total=total)
         fields.append(Field(name="\u200b", value=page))
@@ -168,16 +184,30 @@ class RulingCog(commands.Cog):
             raise RulingsError("rulings.empty_corpus", path=self.bot.settings.rules_dir or "rules/")
         # Autocomplete only suggests: a typed name is checked here, with close names when unknown.
         cards = card_notes([c for c in (card, card2) if c is not None], catalog=self.bot.catalog)
-        answer = self.bot.rulebook.search(question, k=RESULTS, cards=cards)
+        state = await self.running_table(interaction)
+        options = table_option_values(state.options) if state is not None else None
+        answer = self.bot.rulebook.search(question, k=RESULTS, cards=cards, options=options)
         locale = self.bot.locale_for(interaction)
+        named = [question, *(c.name for c in cards)]
+        board = ruling_board(state, named, locale) if state is not None else None
         if not answer.answered:
             await send(interaction, embeds=[to_embed(not_found(answer, locale))], ephemeral=not public)
             return
         key = format(interaction.id, "x")
         self.asked.keep(key, answer)
-        message = answer_page(answer, 0, 1, locale)
+        message = answer_page(answer, 0, 1, locale, board)
         view = more_view(key, 1, answer, locale)
         await send(interaction, embeds=[to_embed(message)], ephemeral=not public, view=view)
+
+    async def running_table(self, interaction: discord.Interaction[RefereeBot]) -> GameState | None:
+        """The channel's running game, if it has one (a table that cannot be read only loses the board)."""
+        if interaction.channel_id is None:
+            return None
+        try:
+            view = await self.bot.service.status(interaction.channel_id)
+        except RefereeError:
+            return None
+        return view.state if view.active else None
 
     @ruling.autocomplete("card")
     @ruling.autocomplete("card2")
@@ -185,6 +215,11 @@ class RulingCog(commands.Cog):
         self, interaction: discord.Interaction[RefereeBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return card_choices(self.bot.catalog, current, self.bot.locale_for(interaction))
+
+
+def table_option_values(options: GameOptions) -> dict[str, str]:
+    """The table's options as the words `/game start` takes, for the house rules' "this table's setting"."""
+    return {key: option_value(getattr(options, key)) for key in GameOptions.model_fields}
 
 
 async def setup(bot: RefereeBot) -> None:

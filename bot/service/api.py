@@ -224,9 +224,10 @@ class TableService(UndoRules, FairDraws, ClockRules):
         return check_game(view.game_id, view.table_id, view.commitment, view.revealed_seed, draws, filed, published)
 
     async def rolls_outside_games(self, channel_id: int) -> int:
-        """How many rolls were filed in the channel outside any game (the console numbers its own on)."""
+        """How many `/roll`s were filed in the channel, during a game or not (the console numbers its own
+        on): every roll without a draw number, as the game's own draws all have one."""
         rolls = await self._run(functools.partial(self.store.rolls.of_channel, channel_id, limit=1_000_000))
-        return sum(1 for r in rolls if r.game_id is None)
+        return sum(1 for r in rolls if r.number is None)
 
     # -- a player's saved decks, and the settings of a guild and a channel ---------------------------
 
@@ -285,6 +286,11 @@ class TableService(UndoRules, FairDraws, ClockRules):
     async def record_roll(
         self, channel_id: int, user_id: int, expression: str, faces: Sequence[Any], total: int
     ) -> None:
-        """File a roll made outside a game (OS randomness, no number to verify)."""
+        """File a `/roll` (OS randomness, no number to verify): with the channel's running game when it
+        has one (the game's log of rolls shows it; verify skips it, having no number), else the channel's."""
         roll = NewRoll(expression=expression, faces=list(faces), total=total, user_id=user_id)
-        await self._run(self.store.rolls.record, channel_id, roll)
+        await self._run(self._record_roll_now, channel_id, roll)
+
+    def _record_roll_now(self, channel_id: int, roll: NewRoll) -> None:
+        running = self.store.version_of(channel_id)  # (game id, version), or None
+        self.store.rolls.record(channel_id, roll, game_id=None if running is None else running[0])

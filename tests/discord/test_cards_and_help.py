@@ -80,3 +80,33 @@ async def test_help_for_an_unknown_command_is_refused(harness: Harness) -> None:
     assert reply.ephemeral and "There is no command 'teleport'" in reply.text
     choices = await autocomplete(harness, "help", "command", "ダ")
     assert choices == [{"name": "/ダイス", "value": "roll"}]
+
+
+async def test_help_lists_groups_with_their_subcommands_and_explains_option_values(harness: Harness) -> None:
+    await harness.command("help")
+    [overview] = harness.recorder.messages()
+    for japanese in ("/ゲーム 開始 相手:", "/ゲーム 検証", "/ゲーム 取り消し", "/山札 上を見る"):
+        assert japanese in overview.text, japanese
+    [embed] = overview.embeds
+    top_level = {c.name for c in harness.bot.tree.get_commands()}
+    assert len(embed["fields"]) == len(top_level)  # every command and group has its field, none dropped
+    harness.recorder.clear()
+    await harness.command("help", locale="en-US")
+    [english] = harness.recorder.messages()
+    assert "/game start opponent: [deck]" in english.text and "/deck top count:" in english.text
+    assert len(english.embeds[0]["fields"]) == len(top_level)  # the longer English words fit too
+    harness.recorder.clear()
+    await harness.command("help", command="adjust", locale="en-US")
+    [adjust] = harness.recorder.messages()
+    assert adjust.ephemeral and "Usage: /adjust" in adjust.text
+    assert "field:hp — a unit's HP" in adjust.text and "field:deck_top cards:" in adjust.text
+    harness.recorder.clear()
+    await harness.command("help", command="/ゲーム 開始", locale="en-US")  # a subcommand, by its Japanese name
+    [start] = harness.recorder.messages()
+    assert "/game start opponent: [deck]" in start.text
+    harness.recorder.clear()
+    await harness.command("help", command="game", locale="en-US")  # a group: its subcommands
+    [game] = harness.recorder.messages()
+    assert "/game status" in game.text and "/game verify" in game.text
+    choices = await autocomplete(harness, "help", "command", "ゲーム")
+    assert {"name": "/ゲーム 開始", "value": "game start"} in choices

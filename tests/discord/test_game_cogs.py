@@ -146,7 +146,9 @@ async def test_undo_is_public_and_only_for_the_player_who_acted(harness: Harness
     await start_table(harness)
     state, _version = await state_of(harness)
     user = user_of(state, state.active or 0)
-    charge = next(a for a in legal_actions(state, str(user)) if isinstance(a, Charge))
+    # Without its ether effect: an effect that draws cards would make the charge one that cannot be undone.
+    first = next(a for a in legal_actions(state, str(user)) if isinstance(a, Charge))
+    charge = first.model_copy(update={"use_ether_effect": False, "target": None, "ally_target": None})
     name, options = command_for(charge, state.phase)
     await harness.command(name, user=user, **options)
     other = ALICE if user == BOB else BOB

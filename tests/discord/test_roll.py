@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.discord.conftest import ALICE, Harness
+from tests.discord.conftest import ALICE, CHANNEL_ID, Harness
 
 
 async def test_a_public_roll_shows_the_breakdown_to_the_channel_and_is_filed(harness: Harness) -> None:
@@ -56,3 +56,20 @@ async def test_the_same_interaction_delivered_twice_rolls_once(harness: Harness)
     await harness.deliver(payload)
     assert len(harness.recorder.messages()) == 1
     assert len(await harness.filed_rolls()) == 1
+
+
+async def test_a_roll_in_a_channel_with_a_table_is_filed_with_that_game(harness: Harness) -> None:
+    from tests.discord.table import start_table, state_of
+
+    await harness.command("roll", dice="1d6")  # before the table: filed with the channel only
+    await start_table(harness)
+    await harness.command("roll", dice="2d6")
+    before, during = [r for r in await harness.filed_rolls() if r.number is None]  # not the game's own draws
+    view = await harness.bot.service.status(CHANNEL_ID)
+    assert before.game_id is None
+    assert during.game_id == view.game_id and during.expression == "2d6"
+    await harness.bot.service.end(CHANNEL_ID, ALICE, is_moderator=True)
+    await harness.command("roll", dice="3d6")  # the table is over: the channel's own again
+    *_, after = [r for r in await harness.filed_rolls() if r.number is None]
+    assert after.expression == "3d6" and after.game_id is None
+    assert (await state_of(harness))[0].players  # the game's own log is untouched by the rolls

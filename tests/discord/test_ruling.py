@@ -71,3 +71,28 @@ async def test_a_question_the_rules_do_not_answer_says_so(harness: Harness) -> N
     [reply] = harness.recorder.messages()
     assert "Nothing in the corpus" in reply.text
     assert reply.custom_ids == []
+
+
+async def test_in_a_channel_with_a_table_the_answer_shows_the_board_it_is_about(harness: Harness) -> None:
+    from tests.discord.conftest import CHANNEL_ID
+    from tests.discord.table import start_table, state_of
+
+    await harness.command("ruling", question="焔刃のハルトはブロックできる？")
+    assert not [f for f in harness.recorder.messages()[-1].embeds[0].get("fields", []) if "卓" in f["name"]]
+    await harness.bot.service.set_channel_settings(CHANNEL_ID, options={"deck_out": "lose"})
+    await start_table(harness)
+    state, _ = await state_of(harness)
+    hart, rival = state.players[0].units[0], state.players[1].units[-1]
+    name_of = {u.uid: state.cards[u.card].name for p in state.players for u in p.units}
+    [other, *_] = [u for u in state.players[0].units if name_of[u.uid] not in (name_of[hart.uid], name_of[rival.uid])]
+    harness.recorder.clear()
+    await harness.command("ruling", question=f"{name_of[hart.uid]}は{name_of[rival.uid]}の攻撃をブロックできる？")
+    [reply] = harness.recorder.messages()
+    [board] = [f for f in reply.embeds[0]["fields"] if f["name"] == "この卓のいま"]
+    assert "チャージフェイズ" in board["value"] and "行動するのは:" in board["value"]
+    assert f"★{name_of[hart.uid]}" in board["value"] and name_of[rival.uid] in board["value"]
+    assert name_of[other.uid] not in board["value"]  # on the table, not asked about
+    harness.recorder.clear()
+    await harness.command("ruling", question="If my deck is empty when I must draw, do I lose?", locale="en-US")
+    [house] = harness.recorder.messages()
+    assert "This table's setting: deck_out = lose" in house.embeds[0]["description"]
