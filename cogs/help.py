@@ -111,12 +111,13 @@ def group_help(group: app_commands.Group, locale: str) -> Message:
 
 
 def overview(entries: list[Entry], locale: str) -> Message:
-    """One field per top-level command; a group's field lists its subcommands, one line each."""
+    """One field per top-level command; a group's field lists its subcommands' usage, one line each (their
+    descriptions are a `/help command:` away: with them the overview would pass Discord's 6,000 characters)."""
     fields = []
     for entry in entries:
         if isinstance(entry, app_commands.Group):
             name = f"/{full_name(entry, locale)}: {command_text(entry, 'description', locale)}"
-            fields.append(Field(name=name, value="\n".join(subcommand_lines(entry, locale))))
+            fields.append(Field(name=name, value="\n".join(usage(c, locale) for c in leaves(entry))))
         else:
             fields.append(Field(name=usage(entry, locale), value=command_text(entry, "description", locale)))
     return Message(title=t("discord.help.title", locale), lines=[t("discord.help.intro", locale)], fields=fields)
@@ -136,13 +137,10 @@ class HelpCog(commands.Cog):
         return sorted(found, key=lambda c: c.name)
 
     def everything(self) -> list[Entry]:
-        """Every group, command and subcommand, as /help may be asked about any of them."""
-        out: list[Entry] = []
-        for entry in self.top_level():
-            out.append(entry)
-            if isinstance(entry, app_commands.Group):
-                out += leaves(entry)
-        return out
+        """Every command and group, then every subcommand: /help may be asked about any of them, and an
+        autocomplete of at most 25 offers the top level first."""
+        top = self.top_level()
+        return [*top, *(leaf for entry in top if isinstance(entry, app_commands.Group) for leaf in leaves(entry))]
 
     def find(self, name: str) -> Entry | None:
         """A command, subcommand (`game start`) or group by its English name or its name in either language,

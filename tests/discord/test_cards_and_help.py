@@ -85,7 +85,7 @@ async def test_help_for_an_unknown_command_is_refused(harness: Harness) -> None:
 async def test_help_lists_groups_with_their_subcommands_and_explains_option_values(harness: Harness) -> None:
     await harness.command("help")
     [overview] = harness.recorder.messages()
-    for japanese in ("/ゲーム 開始 相手:", "/ゲーム 検証", "/ゲーム 取り消し", "/山札 上を見る"):
+    for japanese in ("/ゲーム 開始 相手:", "/ゲーム 検証", "/ゲーム 取り消し", "/デッキ 上を見る", "/デッキ 保存"):
         assert japanese in overview.text, japanese
     [embed] = overview.embeds
     top_level = {c.name for c in harness.bot.tree.get_commands()}
