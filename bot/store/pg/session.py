@@ -1,0 +1,61 @@
+"""Which connection a call of the PostgreSQL store uses, and the per-channel advisory lock of a write.
+
+A call takes a connection from the pool, except inside `group` (the service's group commit), where
+every call runs on the group's one connection and each write's transaction becomes a savepoint in it.
+The thread that took the store (`own`) alone may use it, as with the SQLite store's connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+from psycopg_pool import ConnectionPool
+
+from bot.store.errors import WrongThread
+from bot.store.pg.connection import Connection, check_id
+
+# Every write of a channel holds this transaction-scoped lock first, so two processes serving one
+# channel (a reshard, a rolling restart) take turns; the version check stays beside it. The key is
+# namespaced by the schema, so two referee databases in one server never wait on each other.
+_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('referee:' || current_schema() || ':' || %s, 0))"
+
+
+class Session:
+    def __init__(self, pool: ConnectionPool[Connection], where: str) -> None:
+        self.pool = pool
+        self.where = where
+        self._owner: int | None = None
+        self._held: tuple[int, Connection] | None = None
+
+    def own(self, same_thread: bool) -> None:
+        self._owner = threading.get_ident() if same_thread else None
+
+    @contextlib.contextmanager
+    def conn(self) -> Iterator[Connection]:
+        me = threading.get_ident()
+        if self._owner is not None and self._owner != me:
+            raise WrongThread(path=self.where)
+        held = self._held
+        if held is not None and held[0] == me:
+            yield held[1]
+            return
+        with self.pool.connection() as conn:
+            yield conn
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[Connection]:
+        """One connection for every call of this thread until the block ends (the group's)."""
+        with self.conn() as conn:
+            self._held = (threading.get_ident(), conn)
+            try:
+                yield conn
+            finally:
+                self._held = None
+
+
+def lock(conn: Connection, kind: str, key: int) -> None:
+    """Wait for (then hold until the transaction ends) the lock of channel/guild `key`."""
+    check_id(key)
+    conn.execute(_LOCK, (f"{kind}:{key}",))
