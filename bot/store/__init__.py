@@ -24,6 +24,7 @@ from bot.store.records import (
     RawJson,
     RollRecord,
 )
+from bot.store.interface import TableStore
 from bot.store.store import Store
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "SchemaTooNew",
     "Store",
     "StoreError",
+    "TableStore",
     "UnknownGame",
     "VersionConflict",
 ]

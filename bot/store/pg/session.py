@@ -1,7 +1,8 @@
 """Which connection a call of the PostgreSQL store uses, and the per-channel advisory lock of a write.
 
-A call takes a connection from the pool, except inside `group` (the service's group commit), where
-every call runs on the group's one connection and each write's transaction becomes a savepoint in it.
+A call takes a connection from the pool and holds it until it returns; the calls it makes meanwhile
+(a read inside a write, the writes of a `group`: the service's group commit) run on that same
+connection, each write's transaction then a savepoint in the outer one.
 The thread that took the store (`own`) alone may use it, as with the SQLite store's connection.
 """
 
@@ -34,6 +35,8 @@ class Session:
 
     @contextlib.contextmanager
     def conn(self) -> Iterator[Connection]:
+        """The calling thread's connection: the one it already holds (inside a write or a group, so a
+        read there sees the transaction's own rows), else one from the pool, held until the block ends."""
         me = threading.get_ident()
         if self._owner is not None and self._owner != me:
             raise WrongThread(path=self.where)
@@ -42,13 +45,7 @@ class Session:
             yield held[1]
             return
         with self.pool.connection() as conn:
-            yield conn
-
-    @contextlib.contextmanager
-    def hold(self) -> Iterator[Connection]:
-        """One connection for every call of this thread until the block ends (the group's)."""
-        with self.conn() as conn:
-            self._held = (threading.get_ident(), conn)
+            self._held = (me, conn)
             try:
                 yield conn
             finally:

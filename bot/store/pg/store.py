@@ -129,7 +129,7 @@ class PgStore:
     def group(self) -> Iterator[Callable[[], bool]]:
         """One transaction around several writes, each then in its own savepoint: one commit for all.
         Yields a check that the transaction is still open (an error outside a savepoint spoils it)."""
-        with translated(self.path), self._session.hold() as conn, conn.transaction():
+        with translated(self.path), self._session.conn() as conn, conn.transaction():
             yield lambda: conn.info.transaction_status == TransactionStatus.INTRANS
 
     # -- reading ---------------------------------------------------------------------------------
