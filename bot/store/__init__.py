@@ -13,6 +13,7 @@ from bot.store.errors import (
     UnknownGame,
     VersionConflict,
 )
+from bot.store.interface import TableStore
 from bot.store.records import (
     ChannelSettingsRecord,
     DeckRecord,
@@ -24,7 +25,6 @@ from bot.store.records import (
     RawJson,
     RollRecord,
 )
-from bot.store.interface import TableStore
 from bot.store.store import Store
 
 __all__ = [
