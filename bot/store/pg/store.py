@@ -19,6 +19,7 @@ from psycopg import sql
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 
+from bot.store import store as sqlite_store
 from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
 from bot.store.pg.connection import LOCK_TIMEOUT_MS, Connection, check_id, open_pool, shown, translated
 from bot.store.pg.migrations import migrate
@@ -26,7 +27,7 @@ from bot.store.pg.rows import as_events, as_records
 from bot.store.pg.session import Session, lock
 from bot.store.pg.tables import Clocks, Decks, Rolls, SettingsTables, insert_rolls
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, now_text, to_json
-from bot.store.store import CHECKPOINT_EVERY, _filed
+from bot.store.store import _filed
 
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
@@ -380,7 +381,7 @@ class PgStore:
             written_id, last_seq = int(found[0]), int(found[1])
             first_seq = last_seq - len(events) + 1
             _append(conn, written_id, first_seq, expected_version + 1, filed, actor, now)
-            if finish is None and (expected_version + 1) % CHECKPOINT_EVERY == 0:
+            if finish is None and (expected_version + 1) % sqlite_store.CHECKPOINT_EVERY == 0:  # one cadence for both
                 conn.execute(_INSERT_CHECKPOINT, (written_id, expected_version + 1, state_text))
             insert_rolls(conn, channel_id, written_id, rolls, now)
             if loaded is None:
