@@ -1,5 +1,5 @@
 """Group commit: actions of many channels waiting together share one transaction, and nobody hears of
-a move that is not on the disk."""
+a move that is not on the disk (on SQLite and PostgreSQL, but for the SQLite-only broken commit)."""
 
 from __future__ import annotations
 
@@ -15,22 +15,26 @@ import pytest
 from bot.engine import Action
 from bot.errors import RefereeError
 from bot.service import Outcome, TableService
-from bot.store import Store
+from bot.store import Store, TableStore
+from tests.store.conftest import OpenStore
 from tests.store.tables import AKI, catalog, next_move, start
 
 CHANNELS = list(range(7000, 7012))
 
 
-class CountingStore(Store):
-    """The real store, counting the shared transactions it opens."""
-
-    groups = 0
+def _count_groups(store: TableStore) -> list[int]:
+    """Make the real store count the shared transactions it opens (before a service takes it)."""
+    opened = [0]
+    real = store.group
 
     @contextlib.contextmanager
-    def group(self) -> Iterator[Callable[[], bool]]:
-        type(self).groups += 1
-        with super().group() as still_open:
+    def group() -> Iterator[Callable[[], bool]]:
+        opened[0] += 1
+        with real() as still_open:
             yield still_open
+
+    store.group = group  # type: ignore[method-assign]
+    return opened
 
 
 async def _held_back(service: TableService, requests: Sequence[Awaitable[object]]) -> list[object]:
@@ -55,16 +59,17 @@ async def _first_moves(service: TableService, channels: list[int], seed: int) ->
     return moves
 
 
-async def test_actions_waiting_together_are_committed_together_and_each_lands_once(db_path: Path) -> None:
-    with CountingStore.open(db_path) as store:
+async def test_actions_waiting_together_are_committed_together_and_each_lands_once(open_store: OpenStore) -> None:
+    with open_store() as store:
+        groups = _count_groups(store)
         service = TableService(store, catalog)
         moves = await _first_moves(service, CHANNELS, 4)
-        CountingStore.groups = 0
+        groups[0] = 0
         results = await _held_back(service, [service.act(ch, user, action) for ch, user, action in moves])
-        assert CountingStore.groups == 1, "the twelve waiting actions shared one transaction"
+        assert groups[0] == 1, "the twelve waiting actions shared one transaction"
         assert all(isinstance(r, Outcome) and r.version == 2 for r in results), results
         service.close()
-    with Store.open(db_path) as again:  # what the file holds, read afresh
+    with open_store() as again:  # what the database holds, read afresh
         fresh = TableService(again, catalog)
         for ch, result in zip(CHANNELS, results, strict=True):
             view = fresh.status_now(ch)
@@ -102,17 +107,16 @@ async def test_when_the_shared_commit_fails_no_one_hears_of_a_move_and_none_is_k
         service.close()
 
 
-async def test_a_refused_action_in_a_group_leaves_the_others_applied(db_path: Path) -> None:
-    with Store.open(db_path) as store:
-        service = TableService(store, catalog)
-        moves = await _first_moves(service, CHANNELS[:4], 6)
-        stranger_move = (CHANNELS[0], 424242, moves[0][2])  # not seated: refused
-        requests = [service.act(*stranger_move), *(service.act(*m) for m in moves[1:])]
-        results = await _held_back(service, requests)
-        assert isinstance(results[0], RefereeError)
-        assert all(isinstance(r, Outcome) and r.version == 2 for r in results[1:])
-        assert (await service.status(CHANNELS[0])).version == 1
-        service.close()
+async def test_a_refused_action_in_a_group_leaves_the_others_applied(store: TableStore) -> None:
+    service = TableService(store, catalog)
+    moves = await _first_moves(service, CHANNELS[:4], 6)
+    stranger_move = (CHANNELS[0], 424242, moves[0][2])  # not seated: refused
+    requests = [service.act(*stranger_move), *(service.act(*m) for m in moves[1:])]
+    results = await _held_back(service, requests)
+    assert isinstance(results[0], RefereeError)
+    assert all(isinstance(r, Outcome) and r.version == 2 for r in results[1:])
+    assert (await service.status(CHANNELS[0])).version == 1
+    service.close()
 
 
 @pytest.mark.parametrize("size", [1, 40])
