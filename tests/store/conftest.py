@@ -94,3 +94,39 @@ def raw_sql(backend: str, db_path: Path, pg_schema: str | None) -> RawSql:
             conn.execute(statement.encode())
 
     return run
+
+
+@pytest.fixture
+def pg_database() -> Iterator[tuple[str, str]]:
+    """For PostgreSQL-only tests: (a URL whose connections use a fresh schema, that schema); the
+    schema is dropped afterwards. Skipped without a server, saying how to run it."""
+    url = os.environ.get(PG_URL_VARIABLE)
+    if not url:
+        pytest.skip(HOW_TO_RUN)
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import make_conninfo
+
+    name = f"test_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
+    # libpq's `options` in the URL: every connection then works in the schema, as an admin could set it.
+    params = make_conninfo(url, options=f"-csearch_path={name}")
+    yield _as_url(params), name
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+
+
+def _as_url(conninfo: str) -> str:
+    """A libpq keyword string as a postgresql:// URL (what REFEREE_DATABASE_URL takes)."""
+    from urllib.parse import quote, urlencode
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    parts = {k: str(v) for k, v in conninfo_to_dict(conninfo).items()}
+    user = quote(parts.pop("user", ""))
+    password = parts.pop("password", None)
+    auth = f"{user}:{quote(password)}@" if password else (f"{user}@" if user else "")
+    host, port, db = parts.pop("host", ""), parts.pop("port", "5432"), parts.pop("dbname", "")
+    query = urlencode(parts)
+    return f"postgresql://{auth}{host}:{port}/{quote(db)}" + (f"?{query}" if query else "")
