@@ -48,6 +48,11 @@ def open_pool(url: str, *, schema: str | None, max_size: int, lock_timeout_ms: i
     except psycopg.ProgrammingError as exc:
         raise DatabaseUnusable(path=where, reason=_reason(exc)) from exc
 
+    try:  # one plain connection first: the pool would only say it timed out, this says why
+        psycopg.connect(conninfo, connect_timeout=10).close()
+    except psycopg.Error as exc:
+        raise DatabaseUnusable(path=where, reason=_reason(exc)) from exc
+
     def configure(conn: Connection) -> None:
         conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{int(lock_timeout_ms)}ms")))
         if schema is not None:
