@@ -112,3 +112,62 @@ def test_two_processes_the_loser_gets_a_conflict_not_a_silent_overwrite(open_sto
     assert stored.version == 1 + rounds
     assert sorted(moves) == sorted(winners)  # exactly the winners' moves, each once
     assert stored.state_dict() == {"last": moves[-1]}
+
+
+def _player(open_store: OpenStore, seed: int, moves: int, barrier: Any, results: Any) -> None:
+    """One bot process: its own store and service on the shared database, playing on the one table."""
+
+    async def play() -> list[tuple[int, list[str]]]:
+        applied: list[tuple[int, list[str]]] = []
+        with open_store() as store:
+            service = TableService(store, catalog)
+            rnd = random.Random(seed)
+            barrier.wait()
+            for _ in range(moves):
+                try:
+                    state = (await service.status(CH)).state
+                    out = await service.act(CH, *next_move(state, rnd))
+                except RefereeError:
+                    continue  # the other process moved first and the move no longer fits: refused, not lost
+                applied.append((out.version, [e.type for e in out.events]))
+                if out.finished:
+                    break
+            service.close()
+        return applied
+
+    results.put((seed, asyncio.run(play())))
+
+
+def test_two_bot_processes_on_one_table_lose_nothing_and_double_nothing(open_store: OpenStore) -> None:
+    async def open_table() -> None:
+        with open_store() as store:
+            service = TableService(store, catalog)
+            await service.start_game(CH, AKI, start())
+            service.close()
+
+    asyncio.run(open_table())
+    ctx = multiprocessing.get_context("fork")  # the children inherit `open_store`: the same database
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    players = [ctx.Process(target=_player, args=(open_store, seed, 25, barrier, results)) for seed in (1, 2)]
+    for p in players:
+        p.start()
+    per_process = dict(results.get(timeout=120) for _ in players)
+    applied = [move for moves in per_process.values() for move in moves]
+    for p in players:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+
+    async def read_back() -> None:
+        with open_store() as store:
+            service = TableService(store, catalog)
+            log = await service.log(CH)
+            by_version = {b.version: [e.type for e in b.entries] for b in log.in_effect}
+            # Each applied move is in the log once, at the version its process was told, and nothing else is.
+            assert sorted(v for v, _ in applied) == sorted(by_version)[1:] == list(range(2, 2 + len(applied)))
+            for version, types in applied:
+                assert by_version[version] == types
+            assert (await service.replay_check(log.game.game_id)).matches
+            service.close()
+
+    asyncio.run(read_back())
+    assert all(per_process.values()), per_process  # both processes did play on the table
