@@ -75,6 +75,31 @@ def store(open_store: OpenStore) -> Iterator[TableStore]:
 
 
 @pytest.fixture
+def store_target(backend: str, db_path: Path, pg_schema: str | None) -> str:
+    """The test's one database as a child process names it: the SQLite file's path, or a postgresql://
+    URL whose connections work in the test's schema (see `open_target`)."""
+    if backend == "sqlite":
+        return str(db_path)
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import make_conninfo
+
+    url = os.environ[PG_URL_VARIABLE]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(str(pg_schema))))
+    return _as_url(make_conninfo(url, options=f"-csearch_path={pg_schema}"))
+
+
+def open_target(target: str) -> TableStore:
+    """Open the store `store_target` names (in a test or in a child process it started)."""
+    if target.startswith("postgresql://"):
+        from bot.store.pg import PgStore
+
+        return PgStore.open(target)
+    return Store.open(target)
+
+
+@pytest.fixture
 def raw_sql(backend: str, db_path: Path, pg_schema: str | None) -> RawSql:
     """Runs one statement on the test's database behind the store's back (a human with a SQL shell),
     committed at once; the database's own refusal propagates."""
