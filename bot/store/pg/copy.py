@@ -17,7 +17,6 @@ from psycopg import sql
 from bot.store.connection import database_exists
 from bot.store.connection import translated as sqlite_translated
 from bot.store.errors import DatabaseUnusable, StoreError
-from bot.store.pg.connection import translated
 from bot.store.pg.store import PgStore
 from bot.store.store import Store
 
@@ -91,9 +90,7 @@ def copy_sqlite_to_postgres(source: Path, url: str) -> Copied:
         sqlite_translated(source),
         Store.open(source) as sqlite,
         PgStore.open(url) as target,
-        translated(target.path),
-        target._session.conn() as conn,
-        conn.transaction(),
+        target.transaction() as conn,
     ):
         for table, _ in TABLES:
             found = conn.execute(sql.SQL("SELECT EXISTS (SELECT 1 FROM {})").format(sql.Identifier(table)))

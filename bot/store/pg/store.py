@@ -127,6 +127,12 @@ class PgStore:
         self.close()
 
     @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One transaction on the store's connection, for tools of this package (the copy from SQLite)."""
+        with translated(self.path), self._session.conn() as conn, conn.transaction():
+            yield conn
+
+    @contextlib.contextmanager
     def group(self) -> Iterator[Callable[[], bool]]:
         """One transaction around several writes, each then in its own savepoint: one commit for all.
         Yields a check that the transaction is still open (an error outside a savepoint spoils it)."""
