@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
 
@@ -68,6 +69,11 @@ class ClockTable(Protocol):
 
 
 class TableStore(Protocol):
+    @property
+    def path(self) -> Path | str:
+        """Where the data is, as messages name it: the SQLite file, or the server's URL without its password."""
+        ...
+
     @property
     def rolls(self) -> RollTable: ...
     @property
