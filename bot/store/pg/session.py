@@ -28,7 +28,7 @@ class Session:
         self.pool = pool
         self.where = where
         self._owner: int | None = None
-        self._held: tuple[int, Connection] | None = None
+        self._held = threading.local()  # each thread's connection while one of its calls runs
 
     def own(self, same_thread: bool) -> None:
         self._owner = threading.get_ident() if same_thread else None
@@ -37,19 +37,18 @@ class Session:
     def conn(self) -> Iterator[Connection]:
         """The calling thread's connection: the one it already holds (inside a write or a group, so a
         read there sees the transaction's own rows), else one from the pool, held until the block ends."""
-        me = threading.get_ident()
-        if self._owner is not None and self._owner != me:
+        if self._owner is not None and self._owner != threading.get_ident():
             raise WrongThread(path=self.where)
-        held = self._held
-        if held is not None and held[0] == me:
-            yield held[1]
+        held: Connection | None = getattr(self._held, "conn", None)
+        if held is not None:
+            yield held
             return
         with self.pool.connection() as conn:
-            self._held = (me, conn)
+            self._held.conn = conn
             try:
                 yield conn
             finally:
-                self._held = None
+                self._held.conn = None
 
 
 def lock(conn: Connection, kind: str, key: int) -> None:
