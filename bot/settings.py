@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
     data_dir: Path = Field(default_factory=_default_data_dir, validation_alias="REFEREE_DATA_DIR")
     database_path: Path | None = Field(default=None, validation_alias="REFEREE_DATABASE")
+    # A PostgreSQL database instead of the SQLite file (several bot processes over one database).
+    database_url: SecretStr | None = Field(default=None, validation_alias="REFEREE_DATABASE_URL")
     dev_guild_id: int | None = Field(default=None, validation_alias="REFEREE_DEV_GUILD_ID")
     default_locale: str = Field(default="ja", validation_alias="REFEREE_LOCALE", pattern="^(ja|en)$")
     cards_dir: Path | None = Field(default=None, validation_alias="REFEREE_CARDS_DIR")
@@ -60,6 +62,18 @@ class Settings(BaseSettings):
     def database_file(self) -> Path:
         """The SQLite file: the explicit path, or `referee.sqlite3` in the data folder."""
         return self.database_path if self.database_path is not None else self.data_dir / "referee.sqlite3"
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(("postgresql://", "postgres://")):
+            raise ValueError("REFEREE_DATABASE_URL must start with postgresql:// (the SQLite file is REFEREE_DATABASE)")
+        return value
+
+    @property
+    def database_url_text(self) -> str | None:
+        """The PostgreSQL URL (it may hold a password: never print it), or None for the SQLite file."""
+        return None if self.database_url is None else self.database_url.get_secret_value()
 
     @property
     def synchronous(self) -> Literal["NORMAL", "FULL"]:
@@ -87,7 +101,7 @@ def load_settings() -> Settings:
     except ValidationError as exc:
         error = exc.errors()[0]
         name = str(error["loc"][0]) if error["loc"] else "?"
-        value = "***" if name == "DISCORD_TOKEN" else _shown(error.get("input", ""))
+        value = "***" if name in ("DISCORD_TOKEN", "REFEREE_DATABASE_URL") else _shown(error.get("input", ""))
         raise BadSetting(name=name, value=value, problem=error["msg"]) from None
 
 

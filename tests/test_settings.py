@@ -26,6 +26,7 @@ VARIABLES = (
     "REFEREE_RULES_DIR",
     "REFEREE_LOG_LEVEL",
     "REFEREE_DB_SYNC",
+    "REFEREE_DATABASE_URL",
 )
 
 
@@ -44,6 +45,21 @@ def test_an_unknown_log_level_is_refused_by_name(clean: Path, monkeypatch: pytes
         load_settings()
     text = info.value.bilingual()
     assert "REFEREE_LOG_LEVEL" in text and "garbage" in text and "WARNING" in text
+
+
+def test_a_database_url_must_name_postgresql_and_its_password_is_never_shown(
+    clean: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert load_settings().database_url_text is None  # the SQLite file by default
+    monkeypatch.setenv("REFEREE_DATABASE_URL", "mysql://bob:hunter2@db/referee")
+    with pytest.raises(BadSetting) as info:
+        load_settings()
+    text = info.value.bilingual()
+    assert "REFEREE_DATABASE_URL" in text and "postgresql://" in text and "hunter2" not in text
+    monkeypatch.setenv("REFEREE_DATABASE_URL", "postgresql://bob:hunter2@db/referee")
+    settings = load_settings()
+    assert settings.database_url_text == "postgresql://bob:hunter2@db/referee"
+    assert "hunter2" not in repr(settings)
 
 
 def test_log_levels_are_accepted_in_any_case(clean: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -43,7 +43,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     locale = args.locale or settings.default_locale
     # Ending nothing must not create an empty database (reading_channel); the admin at the file is the
     # moderator of every table in it.
-    with open_service(path, synchronous=settings.synchronous, reading_channel=args.channel_id) as service:
+    url = None if args.db else settings.database_url_text  # --db names a file: it wins
+    with open_service(
+        path, synchronous=settings.synchronous, reading_channel=args.channel_id, database_url=url
+    ) as service:
         out = run_async(service.end(args.channel_id, args.by, is_moderator=True, reason=args.reason))
     print(t("store.game.ended", locale, game=out.game_id, channel=out.channel_id, seed=out.revealed_seed or "-"))
     return 0

@@ -105,9 +105,10 @@ _SECRET_LISTS = {
 def run(args: argparse.Namespace, settings: Settings) -> int:
     path: Path = args.db or settings.database_file
     locale = args.locale or settings.default_locale
+    url = None if args.db else settings.database_url_text  # --db names a file: it wins
     if args.roll_log is not None:
-        return _export(path, args.channel_id, args.game, args.roll_log, locale, force=args.force)
-    with open_service(path, reading_channel=args.channel_id) as service:
+        return _export(path, args.channel_id, args.game, args.roll_log, locale, force=args.force, url=url)
+    with open_service(path, reading_channel=args.channel_id, database_url=url) as service:
         log, check = run_async(_read(service, args.channel_id, args.game))
     game = log.game
     kept = {(e.game_id, e.seq) for action in log.in_effect for e in action.entries}
@@ -149,10 +150,12 @@ async def _read(service: TableService, channel_id: int, game_id: int | None) -> 
     return log, await service.replay_check(log.game.game_id)
 
 
-def _export(path: Path, channel_id: int, game_id: int | None, out: Path, locale: str, *, force: bool) -> int:
+def _export(
+    path: Path, channel_id: int, game_id: int | None, out: Path, locale: str, *, force: bool, url: str | None = None
+) -> int:
     """Write the game's draws for `referee verify`. A running game's shuffles (its hidden deck orders)
     and its seed stay out; the commitment is printed either way, the seed only once the game is over."""
-    with open_service(path, reading_channel=channel_id) as service:
+    with open_service(path, reading_channel=channel_id, database_url=url) as service:
         game, draws = run_async(service.draws(channel_id, game_id=game_id))
     text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in draws)
     # Never over an existing file unless --force, and never over the database itself.

@@ -65,7 +65,12 @@ async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> Async
     from bot.service.opening import open_service
 
     catalog = load_catalog(settings.cards_dir)
-    with open_service(settings.database_file, catalog=catalog, synchronous=settings.synchronous) as service:
+    with open_service(
+        settings.database_file,
+        catalog=catalog,
+        synchronous=settings.synchronous,
+        database_url=settings.database_url_text,  # PostgreSQL when REFEREE_DATABASE_URL is set
+    ) as service:
         # Opened here, on the event loop's thread, where the cogs search it.
         rulebook = Rulebook.open(settings.cache_dir, data_folder("rules", settings.rules_dir))
         bot = RefereeBot(settings, service, catalog, rulebook, sync_dev_guild=sync_dev_guild)

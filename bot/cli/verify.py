@@ -48,7 +48,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.channel is not None and args.seed is None and args.log is None:
-        return _verify_stored(args.db or settings.database_file, args.channel, args.game, args.commitment)
+        url = None if args.db else settings.database_url_text  # --db names a file: it wins
+        return _verify_stored(args.db or settings.database_file, args.channel, args.game, args.commitment, url)
     if args.channel is None and args.seed is not None and args.log is not None:
         return _verify_file(args.seed, args.log, args.commitment)
     raise DiceError("dice.verify.usage")
@@ -102,13 +103,15 @@ def _numbers(first: Sequence[int], count: int) -> str:
     return text if count <= len(first) else f"{text} … (+{count - len(first)})"
 
 
-def _verify_stored(path: Path, channel_id: int, game_id: int | None, published: str | None) -> int:
+def _verify_stored(
+    path: Path, channel_id: int, game_id: int | None, published: str | None, url: str | None = None
+) -> int:
     """Every draw of a finished game: from its events (rolls and shuffles) and from the rolls table.
     `published` is the commitment the players saw at the start: without it the check trusts the file's."""
 
     from bot.service.opening import open_service
 
-    with open_service(path, reading_channel=channel_id) as service:
+    with open_service(path, reading_channel=channel_id, database_url=url) as service:
         check = run_async(service.verify(channel_id, game_id=game_id, published=published))
     if check.reproducible:
         print(bilingual("dice.verify.reproducible"))

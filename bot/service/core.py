@@ -32,8 +32,8 @@ from bot.store import (
     GameRecord,
     NewRoll,
     NoGame,
-    Store,
     StoreError,
+    TableStore,
     UnknownGame,
     VersionConflict,
 )
@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 class TableCore:
     """The service's state and its worker-side methods; bot/service/api.py adds the async API."""
 
-    store: Store
+    store: TableStore
     catalog_or_factory: Any = None
     seed_factory: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
     # The fair-dice table id of a new game (part of every roll's HMAC message): the channel and the

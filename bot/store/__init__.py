@@ -13,6 +13,7 @@ from bot.store.errors import (
     UnknownGame,
     VersionConflict,
 )
+from bot.store.interface import TableStore
 from bot.store.records import (
     ChannelSettingsRecord,
     DeckRecord,
@@ -46,6 +47,7 @@ __all__ = [
     "SchemaTooNew",
     "Store",
     "StoreError",
+    "TableStore",
     "UnknownGame",
     "VersionConflict",
 ]

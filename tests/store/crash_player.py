@@ -1,4 +1,5 @@
-"""The crash test's player (run as `python -m tests.store.crash_player DB CHANNEL`).
+"""The crash test's player (run as `python -m tests.store.crash_player DB CHANNEL`; DB a SQLite file or a
+postgresql:// URL).
 
 It loads everything once, then for each line on stdin (a random seed) forks a child that plays random
 legal moves through TableService against the database, printing `commit GAME VERSION` after each
@@ -15,7 +16,7 @@ import sys
 
 from bot.engine import Concede
 from bot.service import ServiceError, TableService
-from bot.store import Store
+from tests.store.conftest import open_target
 from tests.store.tables import AKI, BEN, catalog, next_move, start
 
 
@@ -25,7 +26,7 @@ def say(text: str) -> None:
 
 async def play(db: str, channel: int, seed: int) -> None:
     rnd = random.Random(seed)
-    with Store.open(db) as store:
+    with open_target(db) as store:  # the SQLite file, or a postgresql:// URL
         service = TableService(store, catalog)
         while True:
             if await service.on_worker(store.find, channel) is None:  # the worker alone uses the store

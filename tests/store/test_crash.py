@@ -4,6 +4,7 @@ After every kill: the database opens, its integrity check passes, the current ga
 equals the replay of its events, no game's log has a gap or a repeat, no acknowledged move is
 missing, and the next player continues from the last committed move. Players concede now and then,
 so games are also killed while being archived or started. At the end every game replays exactly.
+On SQLite and on PostgreSQL (where a killed client's open transaction is rolled back by the server).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.service import TableService
-from bot.store import Store
+from tests.store.conftest import open_target
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANNEL = 8800
@@ -32,12 +33,13 @@ def _line(stream: IO[str]) -> str:
     return line.strip()
 
 
-def _check(db: Path) -> dict[int, tuple[int, bool]]:
-    """Check the file as a restarted bot would find it; return each game's (version, running)."""
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+def _check(db: str) -> dict[int, tuple[int, bool]]:
+    """Check the database as a restarted bot would find it; return each game's (version, running)."""
+    if not db.startswith("postgresql://"):
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     games: dict[int, tuple[int, bool]] = {}
-    with Store.open(db) as store:
+    with open_target(db) as store:
         service = TableService(store)
         for game in store.history(CHANNEL):
             log = store.events(game.id)
@@ -49,11 +51,11 @@ def _check(db: Path) -> dict[int, tuple[int, bool]]:
     return games
 
 
-def test_a_player_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
+def test_a_player_killed_at_random_moments_loses_nothing(store_target: str) -> None:
+    db = store_target
     rnd = random.Random(20261130)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_player", str(db), str(CHANNEL)],
+        [sys.executable, "-m", "tests.store.crash_player", db, str(CHANNEL)],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -99,7 +101,7 @@ def test_a_player_killed_at_random_moments_loses_nothing(tmp_path: Path) -> None
             before = after
         assert total >= KILLS, f"the players made only {total} moves in {KILLS} rounds"
         assert len(before) > 1, "no game ended (and was archived) during the run"
-        with Store.open(db) as store:
+        with open_target(db) as store:
             service = TableService(store)
             assert all(service.check_replay(game_id).matches for game_id in before)
     finally:

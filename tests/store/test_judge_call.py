@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from bot.render import render_events
 from bot.service import NoGame, Outcome, TableJudge, TableService, is_barrier
-from bot.store import Store
+from bot.store import TableStore
 from tests.store.tables import AKI, BEN, STRANGER, catalog, next_move, start
 
 CH = 4100
 
 
 @pytest.fixture
-def service(db_path: Path) -> Iterator[TableService]:
-    with Store.open(db_path) as store:
-        service = TableService(store, catalog)
-        yield service
-        service.close()
+def service(store: TableStore) -> Iterator[TableService]:
+    service = TableService(store, catalog)
+    yield service
+    service.close()
 
 
 async def undoable_move(service: TableService, rnd: random.Random) -> tuple[dict[str, object], Outcome]:

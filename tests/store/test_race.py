@@ -1,4 +1,5 @@
-"""Races: many clicks at once on one table, and two processes writing the same file."""
+"""Races: many clicks at once on one table, and two processes writing the same database; on SQLite and
+on PostgreSQL (where each write of a channel also takes the channel's advisory lock)."""
 
 from __future__ import annotations
 
@@ -6,22 +7,22 @@ import asyncio
 import multiprocessing
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.errors import RefereeError
 from bot.service import Outcome, TableService
-from bot.store import Store, VersionConflict
+from bot.store import VersionConflict
+from tests.store.conftest import OpenStore
 from tests.store.tables import AKI, catalog, next_move, start
 
 CH = 5150
 
 
 @pytest.fixture
-async def two_services(db_path: Path) -> AsyncIterator[tuple[TableService, TableService]]:
-    with Store.open(db_path) as one, Store.open(db_path) as two:
+async def two_services(open_store: OpenStore) -> AsyncIterator[tuple[TableService, TableService]]:
+    with open_store() as one, open_store() as two:
         first, second = TableService(one, catalog), TableService(two, catalog)
         yield first, second
         first.close()
@@ -38,8 +39,8 @@ async def _assert_log_matches(service: TableService, applied: list[Outcome]) -> 
     assert (await service.replay_check(log.game.game_id)).matches
 
 
-async def test_fifty_clicks_at_once_are_each_applied_once_or_refused(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+async def test_fifty_clicks_at_once_are_each_applied_once_or_refused(open_store: OpenStore) -> None:
+    with open_store() as store:
         service = TableService(store, catalog)
         await service.start_game(CH, AKI, start())
         view = (await service.status(CH)).state  # everyone clicks on the same view of the table
@@ -77,8 +78,8 @@ async def test_two_connections_racing_on_one_table_never_overwrite_each_other(
     await _assert_log_matches(first, applied)
 
 
-def _contender(db: str, name: str, rounds: int, barrier: Any, results: Any) -> None:
-    with Store.open(db) as store:
+def _contender(open_store: OpenStore, name: str, rounds: int, barrier: Any, results: Any) -> None:
+    with open_store() as store:
         for _ in range(rounds):
             game = store.load(CH)
             barrier.wait()  # both have read the same version; now both try to write
@@ -90,13 +91,13 @@ def _contender(db: str, name: str, rounds: int, barrier: Any, results: Any) -> N
             barrier.wait()
 
 
-def test_two_processes_the_loser_gets_a_conflict_not_a_silent_overwrite(db_path: Path) -> None:
+def test_two_processes_the_loser_gets_a_conflict_not_a_silent_overwrite(open_store: OpenStore) -> None:
     rounds = 10
-    with Store.open(db_path) as store:
+    with open_store() as store:
         game = store.start(CH, {"last": None}, [{"type": "start"}])
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("fork")  # the children inherit `open_store`: the same database
     barrier, results = ctx.Barrier(2), ctx.Queue()
-    players = [ctx.Process(target=_contender, args=(str(db_path), n, rounds, barrier, results)) for n in "AB"]
+    players = [ctx.Process(target=_contender, args=(open_store, n, rounds, barrier, results)) for n in "AB"]
     for p in players:
         p.start()
     outcomes = [results.get(timeout=60) for _ in range(2 * rounds)]
@@ -105,9 +106,68 @@ def test_two_processes_the_loser_gets_a_conflict_not_a_silent_overwrite(db_path:
         assert p.exitcode == 0
     assert sorted(kind for _, kind in outcomes) == ["conflict"] * rounds + ["ok"] * rounds
     winners = [name for name, kind in outcomes if kind == "ok"]
-    with Store.open(db_path) as store:
+    with open_store() as store:
         stored = store.load(CH)
         moves = [e.data_dict()["by"] for e in store.events(game.id) if e.type == "move"]
     assert stored.version == 1 + rounds
     assert sorted(moves) == sorted(winners)  # exactly the winners' moves, each once
     assert stored.state_dict() == {"last": moves[-1]}
+
+
+def _player(open_store: OpenStore, seed: int, moves: int, barrier: Any, results: Any) -> None:
+    """One bot process: its own store and service on the shared database, playing on the one table."""
+
+    async def play() -> list[tuple[int, list[str]]]:
+        applied: list[tuple[int, list[str]]] = []
+        with open_store() as store:
+            service = TableService(store, catalog)
+            rnd = random.Random(seed)
+            barrier.wait()
+            for _ in range(moves):
+                try:
+                    state = (await service.status(CH)).state
+                    out = await service.act(CH, *next_move(state, rnd))
+                except RefereeError:
+                    continue  # the other process moved first and the move no longer fits: refused, not lost
+                applied.append((out.version, [e.type for e in out.events]))
+                if out.finished:
+                    break
+            service.close()
+        return applied
+
+    results.put((seed, asyncio.run(play())))
+
+
+def test_two_bot_processes_on_one_table_lose_nothing_and_double_nothing(open_store: OpenStore) -> None:
+    async def open_table() -> None:
+        with open_store() as store:
+            service = TableService(store, catalog)
+            await service.start_game(CH, AKI, start())
+            service.close()
+
+    asyncio.run(open_table())
+    ctx = multiprocessing.get_context("fork")  # the children inherit `open_store`: the same database
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    players = [ctx.Process(target=_player, args=(open_store, seed, 25, barrier, results)) for seed in (1, 2)]
+    for p in players:
+        p.start()
+    per_process = dict(results.get(timeout=120) for _ in players)
+    applied = [move for moves in per_process.values() for move in moves]
+    for p in players:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+
+    async def read_back() -> None:
+        with open_store() as store:
+            service = TableService(store, catalog)
+            log = await service.log(CH)
+            by_version = {b.version: [e.type for e in b.entries] for b in log.in_effect}
+            # Each applied move is in the log once, at the version its process was told, and nothing else is.
+            assert sorted(v for v, _ in applied) == sorted(by_version)[1:] == list(range(2, 2 + len(applied)))
+            for version, types in applied:
+                assert by_version[version] == types
+            assert (await service.replay_check(log.game.game_id)).matches
+            service.close()
+
+    asyncio.run(read_back())
+    assert all(per_process.values()), per_process  # both processes did play on the table

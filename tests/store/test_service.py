@@ -1,4 +1,5 @@
-"""TableService: who may do what, undo, rollback, end, and the log, against the real engine and SQLite."""
+"""TableService: who may do what, undo, rollback, end, and the log, against the real engine and a real
+database: each test taking `service`, `table` or `open_store` runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -24,18 +25,18 @@ from bot.service import (
     UndoBarrier,
     is_barrier,
 )
-from bot.store import CorruptRow, GameAlreadyRunning, NoGame, Store
+from bot.store import CorruptRow, GameAlreadyRunning, NoGame, Store, TableStore
+from tests.store.conftest import OpenStore, RawSql
 from tests.store.tables import AKI, BEN, JUDGE, STRANGER, catalog, next_move, start
 
 CH = 4000
 
 
 @pytest.fixture
-def service(db_path: Path) -> Iterator[TableService]:
-    with Store.open(db_path) as store:
-        service = TableService(store, catalog)
-        yield service
-        service.close()
+def service(store: TableStore) -> Iterator[TableService]:
+    service = TableService(store, catalog)
+    yield service
+    service.close()
 
 
 @pytest.fixture
@@ -187,11 +188,11 @@ async def test_a_moderator_ends_a_game_and_it_stays_readable(table: TableService
     assert (await table.replay_check(out.game_id)).matches
 
 
-async def test_two_services_on_one_file_see_each_others_moves(db_path: Path) -> None:
+async def test_two_services_on_one_database_see_each_others_moves(open_store: OpenStore) -> None:
     # Each service has its own worker thread, holding its own connection to the file.
     with (
-        Store.open(db_path) as one,
-        Store.open(db_path) as two,
+        open_store() as one,
+        open_store() as two,
         closing(TableService(one)) as first,
         closing(TableService(two)) as second,
     ):
@@ -206,14 +207,14 @@ async def test_two_services_on_one_file_see_each_others_moves(db_path: Path) -> 
         assert (await first.replay_check(game.id)).matches
 
 
-async def test_a_service_holding_an_old_table_plays_on_the_stored_one(db_path: Path) -> None:
+async def test_a_service_holding_an_old_table_plays_on_the_stored_one(open_store: OpenStore) -> None:
     # `first` holds the game in memory; `second`, on the same file, moves it on behind its back. The
     # next move through `first` (legal only on the stored table) is applied there once, not refused or
     # written over the other's move.
     # Each service has its own worker thread, holding its own connection to the file.
     with (
-        Store.open(db_path) as one,
-        Store.open(db_path) as two,
+        open_store() as one,
+        open_store() as two,
         closing(TableService(one)) as first,
         closing(TableService(two)) as second,
     ):
@@ -268,17 +269,14 @@ async def test_a_fixed_seed_and_table_id_replay_a_game_exactly(tmp_path: Path) -
 
 
 async def test_a_damaged_state_row_stops_play_clearly_and_a_moderator_repairs_it_from_the_log(
-    table: TableService, db_path: Path
+    table: TableService, raw_sql: RawSql
 ) -> None:
     rnd = random.Random(8)
     for _ in range(6):
         user, action = next_move((await table.status(CH)).state, rnd)
         out = await table.act(CH, user, action)
     good = out.state.model_dump()
-    import sqlite3
-
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE games SET state = '{\"turn\": ' WHERE channel_id = ?", (CH,))
+    raw_sql(f"UPDATE games SET state = '{{\"turn\": ' WHERE channel_id = {CH}")
     table._cache.pop(CH)  # as after a restart: nothing held in memory
     with pytest.raises(CorruptRow) as info:
         await table.status(CH)
@@ -308,8 +306,10 @@ async def test_a_game_decided_at_set_up_is_filed_as_finished_and_frees_the_chann
     assert (await service.start_game(CH, AKI, start())).version == 1
 
 
-async def test_games_read_back_after_a_restart_share_the_catalogs_cards_unless_a_card_changed(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+async def test_games_read_back_after_a_restart_share_the_catalogs_cards_unless_a_card_changed(
+    open_store: OpenStore,
+) -> None:
+    with open_store() as store:
         first = TableService(store, catalog)
         await first.start_game(CH, AKI, start())
         await first.start_game(CH + 1, AKI, start())

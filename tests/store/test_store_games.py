@@ -1,4 +1,6 @@
-"""The running game of a channel: start, commit with a version check, archive, reopen."""
+"""The running game of a channel: start, commit with a version check, archive, reopen.
+
+The tests taking `store` or `open_store` run on both backends (SQLite and PostgreSQL, tests/store/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import GameAlreadyRunning, NoGame, Store, VersionConflict
+from bot.store import GameAlreadyRunning, NoGame, Store, TableStore, VersionConflict
+from tests.store.conftest import OpenStore, RawSql
 
 CHANNEL = 1001
 
 
-def _start(store: Store, channel: int = CHANNEL) -> int:
+def _start(store: TableStore, channel: int = CHANNEL) -> int:
     game = store.start(
         channel, {"turn": 0, "log": []}, [{"type": "GameStarted", "players": [1, 2]}], guild_id=77, actor=1
     )
@@ -30,7 +33,7 @@ def test_the_file_and_its_folder_are_created_on_first_use_in_wal_mode(tmp_path: 
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_a_commit_writes_state_and_events_together_and_bumps_the_version(store: Store) -> None:
+def test_a_commit_writes_state_and_events_together_and_bumps_the_version(store: TableStore) -> None:
     game_id = _start(store)
     game = store.load(CHANNEL)
     assert (game.version, game.guild_id, game.state_dict()) == (1, 77, {"turn": 0, "log": []})
@@ -46,7 +49,7 @@ def test_a_commit_writes_state_and_events_together_and_bumps_the_version(store: 
     assert events[1].data_dict() == {"type": "Drew", "n": 1}
 
 
-def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
+def test_a_stale_version_is_a_conflict_and_writes_nothing(store: TableStore) -> None:
     game_id = _start(store)
     store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1)
     with pytest.raises(VersionConflict) as info:
@@ -57,8 +60,8 @@ def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
     assert [e.type for e in store.events(game_id)] == ["GameStarted", "A"]
 
 
-def test_two_connections_on_one_file_the_loser_gets_a_conflict(db_path: Path) -> None:
-    with Store.open(db_path) as first, Store.open(db_path) as second:
+def test_two_connections_on_one_database_the_loser_gets_a_conflict(open_store: OpenStore) -> None:
+    with open_store() as first, open_store() as second:
         _start(first)
         seen_by_first, seen_by_second = first.load(CHANNEL), second.load(CHANNEL)
         first.commit(CHANNEL, {"by": "first"}, [{"type": "X"}], seen_by_first.version)
@@ -67,7 +70,7 @@ def test_two_connections_on_one_file_the_loser_gets_a_conflict(db_path: Path) ->
         assert second.load(CHANNEL).state_dict() == {"by": "first"}
 
 
-def test_an_unknown_channel_is_a_clear_error(store: Store) -> None:
+def test_an_unknown_channel_is_a_clear_error(store: TableStore) -> None:
     with pytest.raises(NoGame) as info:
         store.load(4242)
     assert "4242" in info.value.bilingual()
@@ -76,14 +79,14 @@ def test_an_unknown_channel_is_a_clear_error(store: Store) -> None:
     assert store.find(4242) is None
 
 
-def test_one_running_game_per_channel(store: Store) -> None:
+def test_one_running_game_per_channel(store: TableStore) -> None:
     _start(store)
     with pytest.raises(GameAlreadyRunning):
         _start(store)
     assert len(store.history(CHANNEL)) == 1
 
 
-def test_a_finished_game_frees_the_channel_and_stays_readable(store: Store) -> None:
+def test_a_finished_game_frees_the_channel_and_stays_readable(store: TableStore) -> None:
     old = _start(store)
     store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1)
     done = store.finish(CHANNEL, {"turn": 1, "over": True}, [{"type": "GameEnded"}], 2, result={"winner": 1})
@@ -97,7 +100,7 @@ def test_a_finished_game_frees_the_channel_and_stays_readable(store: Store) -> N
     assert store.latest(CHANNEL).id == new
 
 
-def test_a_commit_aimed_at_a_finished_game_does_not_land_in_the_next_one(store: Store) -> None:
+def test_a_commit_aimed_at_a_finished_game_does_not_land_in_the_next_one(store: TableStore) -> None:
     old = _start(store)
     store.finish(CHANNEL, {"over": True}, [], 1)
     _start(store)  # the new game is at version 1 too
@@ -106,20 +109,27 @@ def test_a_commit_aimed_at_a_finished_game_does_not_land_in_the_next_one(store: 
     assert store.load(CHANNEL).state_dict() == {"turn": 0, "log": []}
 
 
-def test_the_game_survives_closing_and_reopening_the_file(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+def test_the_game_survives_closing_and_reopening_the_database(open_store: OpenStore) -> None:
+    with open_store() as store:
         _start(store)
         store.commit(CHANNEL, {"turn": 5}, [{"type": "A"}], 1, next_roll=3)
-    with Store.open(db_path) as store:
+    with open_store() as store:
         game = store.load(CHANNEL)
         assert (game.state_dict(), game.version, game.next_roll) == ({"turn": 5}, 2, 3)
 
 
-def test_the_event_log_is_append_only_in_the_database_itself(store: Store, db_path: Path) -> None:
+def test_the_event_log_is_append_only_in_the_database_itself(store: TableStore, raw_sql: RawSql) -> None:
     game_id = _start(store)
-    with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
-    assert len(store.events(game_id)) == 1
+    store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1)
+    for statement in (
+        f"DELETE FROM events WHERE game_id = {game_id}",
+        f"UPDATE events SET data = '{{}}' WHERE game_id = {game_id}",
+        f"DELETE FROM actions WHERE game_id = {game_id}",
+        f"UPDATE actions SET events = '[]' WHERE game_id = {game_id}",
+    ):
+        with pytest.raises(Exception, match="append-only"):  # sqlite3's or psycopg's error: the database refused
+            raw_sql(statement)
+    assert [e.type for e in store.events(game_id)] == ["GameStarted", "A"]
 
 
 def test_the_configured_database_is_created_where_the_settings_say(
@@ -136,7 +146,7 @@ def test_the_configured_database_is_created_where_the_settings_say(
         assert store.load(CHANNEL).version == 1
 
 
-def test_a_commit_on_the_loaded_record_returns_the_row_exactly_as_stored(store: Store) -> None:
+def test_a_commit_on_the_loaded_record_returns_the_row_exactly_as_stored(store: TableStore) -> None:
     # The service hands the store the record it loaded, and the store builds the returned record from
     # it instead of reading the row back: what it returns must be what a fresh read finds.
     _start(store)
@@ -149,7 +159,7 @@ def test_a_commit_on_the_loaded_record_returns_the_row_exactly_as_stored(store: 
     assert (done.status, done.last_seq, done.result) == ("finished", 4, '{"winner":1}')
 
 
-def test_a_stale_loaded_record_is_a_conflict_and_writes_nothing(store: Store) -> None:
+def test_a_stale_loaded_record_is_a_conflict_and_writes_nothing(store: TableStore) -> None:
     game_id = _start(store)
     stale = store.load(CHANNEL)
     store.commit(CHANNEL, {"turn": 1}, [{"type": "A"}], 1, loaded=stale)
@@ -159,7 +169,7 @@ def test_a_stale_loaded_record_is_a_conflict_and_writes_nothing(store: Store) ->
     assert [e.type for e in store.events(game_id)] == ["GameStarted", "A"]
 
 
-def test_rows_are_stamped_in_utc_to_the_millisecond(store: Store) -> None:
+def test_rows_are_stamped_in_utc_to_the_millisecond(store: TableStore) -> None:
     stamp = store.game(_start(store)).created_at
     assert stamp == store.events(store.load(CHANNEL).id)[0].created_at
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", stamp), stamp

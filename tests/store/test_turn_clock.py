@@ -1,27 +1,26 @@
-"""Turn clocks through the service, on a real SQLite file: off by default, one message per deadline,
-an automatic pass when chosen, and deadlines that outlive the process that armed them."""
+"""Turn clocks through the service, on a real database (SQLite and PostgreSQL): off by default, one
+message per deadline, an automatic pass when chosen, and deadlines that outlive the process that armed them."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from bot.service import ClockRange, TableService
-from bot.store import Store
+from bot.store import TableStore
+from tests.store.conftest import OpenStore
 from tests.store.tables import AKI, BEN, catalog, start
 
 CH = 4200
 
 
 @pytest.fixture
-def service(db_path: Path) -> Iterator[TableService]:
-    with Store.open(db_path) as store:
-        service = TableService(store, catalog)
-        yield service
-        service.close()
+def service(store: TableStore) -> Iterator[TableService]:
+    service = TableService(store, catalog)
+    yield service
+    service.close()
 
 
 def acting(state: object) -> int:
@@ -67,15 +66,15 @@ async def test_with_auto_pass_the_table_passes_and_the_next_player_gets_a_fresh_
     assert after.user_id == acting(fired.outcome.state)
 
 
-async def test_deadlines_outlive_the_process_that_set_them(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+async def test_deadlines_outlive_the_process_that_set_them(open_store: OpenStore) -> None:
+    with open_store() as store:
         first = TableService(store, catalog)
         await first.start_game(CH, AKI, start())
         await first.set_clock(CH, 30)
         _, deadline = await first.clock(CH)
         first.close()
     assert deadline is not None
-    with Store.open(db_path) as store:  # a restart: a new service over the same file
+    with open_store() as store:  # a restart: a new service over the same file
         second = TableService(store, catalog)
         [fired] = await second.fire_clocks(deadline.due_at + 1)
         second.close()

@@ -1,11 +1,10 @@
 """Undo and rollback start from a kept state (a checkpoint) and fold only the actions after it: the
 table they give is exactly the one the whole log folds to, whatever mix of moves, undos and rollbacks
-came before."""
+came before. On both backends (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,9 @@ import bot.service.undo as service_module
 from bot.engine import Adjust
 from bot.errors import RefereeError
 from bot.service import TableService
-from bot.store import Store
 from bot.store import store as store_module
 from bot.store.history import in_effect
+from tests.store.conftest import OpenStore, RawSql
 from tests.store.tables import AKI, BEN, JUDGE, catalog, next_move, start
 
 CH = 7600
@@ -23,12 +22,12 @@ CH = 7600
 
 @pytest.mark.parametrize("every", [2, 3, 7])
 async def test_undo_and_rollback_from_checkpoints_give_the_table_the_whole_log_gives(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch, every: int
+    open_store: OpenStore, monkeypatch: pytest.MonkeyPatch, every: int
 ) -> None:
     monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", every)
     monkeypatch.setattr(service_module, "CHECKPOINT_EVERY", every)  # keeping what a long undo rebuilt
     rnd = random.Random(every)
-    with Store.open(db_path) as store:
+    with open_store() as store:
         service = TableService(store, catalog)
         out = await service.start_game(CH, AKI, start())
         kept = 0
@@ -64,13 +63,13 @@ async def test_undo_and_rollback_from_checkpoints_give_the_table_the_whole_log_g
 
 @pytest.mark.parametrize("pattern", ["aauu", "au", "aaau", "aaaaauuuu"])
 async def test_repeated_actions_and_undos_keep_what_they_rebuilt_and_stay_exact(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str
+    open_store: OpenStore, monkeypatch: pytest.MonkeyPatch, pattern: str
 ) -> None:
     """The kept state at every 4th version is always one an undo then takes back: undos that had to read
     far back keep what they rebuilt, and every table is still the one the whole log gives."""
     monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
     monkeypatch.setattr(service_module, "CHECKPOINT_EVERY", 4)
-    with Store.open(db_path) as store:
+    with open_store() as store:
         service = TableService(store, catalog)
         out = await service.start_game(CH, AKI, start())
         for i, step in enumerate(pattern * 12):
@@ -86,19 +85,17 @@ async def test_repeated_actions_and_undos_keep_what_they_rebuilt_and_stay_exact(
     assert any(v % 4 and v != 1 for v in kept)  # some were kept by undos, not only every 4th version
 
 
-async def test_a_damaged_kept_state_is_passed_over_for_the_log(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_damaged_kept_state_is_passed_over_for_the_log(
+    open_store: OpenStore, raw_sql: RawSql, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
-    with Store.open(db_path) as store:
+    with open_store() as store:
         service = TableService(store, catalog)
         out = await service.start_game(CH, AKI, start())
         for i in range(10):
             out = await service.act(CH, AKI, Adjust(player=str(AKI), subject=str(AKI), field="ether", value=i % 6))
 
-        def damage_the_kept_states() -> None:
-            store.db.conn.execute("UPDATE checkpoints SET state = '{\"players\": [' WHERE game_id = ?", (out.game_id,))
-            store.db.conn.commit()
-
-        await service.on_worker(damage_the_kept_states)
+        raw_sql(f"UPDATE checkpoints SET state = '{{\"players\": [' WHERE game_id = {out.game_id}")
         service._cache.clear()
         for _ in range(3):
             out = await service.undo(CH, AKI)

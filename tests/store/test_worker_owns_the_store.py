@@ -1,21 +1,21 @@
 """While a service runs, its worker thread alone can use the store's connection (sqlite3 enforces it):
-a front end that reached into the store beside the service would fail at once, not race the worker."""
+a front end that reached into the store beside the service would fail at once, not race the worker.
+The PostgreSQL store keeps the same rule (it refuses any other thread itself)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from bot.service import TableService
-from bot.store import Store, StoreError
+from bot.store import StoreError
+from tests.store.conftest import OpenStore
 from tests.store.tables import AKI, catalog, start
 
 CH = 8100
 
 
-async def test_the_store_is_the_workers_while_the_service_runs_and_free_again_after(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "owned.sqlite3")
+async def test_the_store_is_the_workers_while_the_service_runs_and_free_again_after(open_store: OpenStore) -> None:
+    store = open_store()
     service = TableService(store, catalog)
     out = await service.start_game(CH, AKI, start())
     with pytest.raises(StoreError) as refused:
