@@ -17,7 +17,7 @@ from bot.errors import RefereeError
 from bot.i18n import bilingual
 
 # Explicit list: a module that fails to import fails loudly instead of vanishing from --help.
-COMMANDS: tuple[str, ...] = ("run", "sync", "game", "roll", "verify", "cards", "ruling", "replay", "console")
+COMMANDS: tuple[str, ...] = ("run", "sync", "game", "db", "roll", "verify", "cards", "ruling", "replay", "console")
 
 
 class BadArguments(RefereeError):
