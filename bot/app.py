@@ -103,6 +103,7 @@ class RefereeBot(commands.Bot):
         # The referee never joins a voice channel: no warning about the voice libraries it lacks.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
+            **self._shard_options(),
             command_prefix=commands.when_mentioned,  # no prefix commands: every command is a slash command
             intents=intents(),
             tree_cls=RefereeTree,
@@ -119,6 +120,10 @@ class RefereeBot(commands.Bot):
         point_at(settings.discord_api_url)
         parsers = self._connection.parsers
         parsers["INTERACTION_CREATE"] = guarded_parser(parsers["INTERACTION_CREATE"])
+
+    def _shard_options(self) -> dict[str, Any]:
+        """Keyword arguments of the sharded client (none for the one connection of the default)."""
+        return {}
 
     async def connect(self, *, reconnect: bool = True) -> None:
         # The gateway is wherever the REST API says it is (Discord's own, or a fake one in the tests).
@@ -172,9 +177,64 @@ class RefereeBot(commands.Bot):
                 self.fixed_locales.put(channel_id, fixed)
         return self.locale_for(interaction)
 
+    def shard_label(self, guild_id: int | None) -> str | None:
+        """ "shard 1/4" for a guild when this process runs some shards of several, else None (one connection)."""
+        count = self.shard_count
+        if count is None or guild_id is None:
+            return None
+        return f"{shard_of(guild_id, count)}/{count}"
+
     async def close(self) -> None:
         try:
             await super().close()
         finally:
             self.service.close()
             self.rulebook.close()
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % shard_count
+
+
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """The referee for some of the gateway's shards (`referee run --shards 0,1 --shard-count 4`).
+
+    Discord routes each guild to one shard, `(guild_id >> 22) % shard_count`, so processes that run
+    disjoint shards of one count never see the same guild (the store's per-channel lock covers the
+    moments of a reshard or a rolling restart when two might). Without `shard_ids` the process runs every
+    shard of `shard_count`, and without a count it takes the one Discord recommends on GET /gateway/bot.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        service: TableService,
+        catalog: Catalog,
+        rulebook: Rulebook,
+        *,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
+        cogs: Sequence[str] = COGS,
+        sync_dev_guild: bool = True,
+    ) -> None:
+        self._wanted_shards = (None if shard_ids is None else list(shard_ids), shard_count)
+        super().__init__(settings, service, catalog, rulebook, cogs=cogs, sync_dev_guild=sync_dev_guild)
+
+    def _shard_options(self) -> dict[str, Any]:
+        shard_ids, shard_count = self._wanted_shards
+        return {"shard_ids": shard_ids, "shard_count": shard_count}
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        # Discord's recommended count when none was given; the gateway's address in every case.
+        recommended, url, _limits = await self.http.get_bot_gateway()
+        point_gateway_at(url)
+        if self.shard_count is None:
+            self.shard_count = recommended
+        log.info("connecting shards %s of %d", self.shard_ids or "all", self.shard_count)
+        await commands.AutoShardedBot.connect(self, reconnect=reconnect)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        servers = sum(1 for g in self.guilds if g.shard_id == shard_id)
+        count = self.shard_count or 0
+        log.info("shard %d of %d ready (%d servers)", shard_id, count, servers, extra={"shard": f"{shard_id}/{count}"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 
-CONTEXT_FIELDS = ("channel", "game", "version", "action", "user")
+CONTEXT_FIELDS = ("shard", "channel", "game", "version", "action", "user")
 
 
 class _ContextFormatter(logging.Formatter):

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.errors import RefereeError
@@ -50,6 +50,31 @@ class Settings(BaseSettings):
     # full: every action is on the disk before anyone is told it happened (a power cut loses nothing);
     # normal: skips that fsync, still safe when the bot is killed, but a power cut can lose the last seconds.
     db_sync: Literal["full", "normal"] = Field(default="full", validation_alias="REFEREE_DB_SYNC")
+
+    # -- sharding (docs/scaling.md): this process runs these shards of REFEREE_SHARD_COUNT; neither set means
+    # one connection for everything, as a bot under 2,500 servers needs.
+    shards: list[int] | None = Field(default=None, validation_alias="REFEREE_SHARDS")
+    shard_count: int | None = Field(default=None, validation_alias="REFEREE_SHARD_COUNT", ge=1, le=10_000)
+
+    @field_validator("shards", mode="before")
+    @classmethod
+    def _shard_list(cls, value: Any) -> Any:
+        if isinstance(value, str):  # "0,1" or "0 1"
+            words = value.replace(",", " ").split()
+            if not all(w.isdigit() for w in words) or not words:
+                raise ValueError("a list of shard numbers, like 0,1")
+            return sorted({int(w) for w in words})
+        return value
+
+    @model_validator(mode="after")
+    def _shards_within_count(self) -> Settings:
+        if self.shards is not None:
+            if self.shard_count is None:
+                raise ValueError("REFEREE_SHARDS needs REFEREE_SHARD_COUNT (how many shards there are in all)")
+            outside = [s for s in self.shards if s >= self.shard_count]
+            if outside:
+                raise ValueError(f"shards {outside} are not below REFEREE_SHARD_COUNT={self.shard_count}")
+        return self
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -100,9 +125,23 @@ def load_settings() -> Settings:
         return _build(text)
     except ValidationError as exc:
         error = exc.errors()[0]
-        name = str(error["loc"][0]) if error["loc"] else "?"
+        if not error["loc"]:  # the one check of two fields (its input is every value: never shown)
+            raise BadSetting(name="REFEREE_SHARDS", value="", problem=error["msg"]) from None
+        name = str(error["loc"][0])
         value = "***" if name in ("DISCORD_TOKEN", "REFEREE_DATABASE_URL") else _shown(error.get("input", ""))
         raise BadSetting(name=name, value=value, problem=error["msg"]) from None
+
+
+def settings_with(settings: Settings, values: dict[str, Any]) -> Settings:
+    """`settings` with some variables given anew (a command line's options), checked as when loaded."""
+    current = {str(f.validation_alias): getattr(settings, name) for name, f in Settings.model_fields.items()}
+    try:
+        return _Given(**{**current, **{k: str(v) for k, v in values.items()}})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        shown = _shown(error.get("input", "")) if error["loc"] else " ".join(f"{k}={v}" for k, v in values.items())
+        name = str(error["loc"][0]) if error["loc"] else "REFEREE_SHARDS"
+        raise BadSetting(name=name, value=shown, problem=error["msg"]) from None
 
 
 class _Given(Settings):

@@ -172,7 +172,14 @@ def context(interaction: discord.Interaction[RefereeBot]) -> dict[str, object]:
         "user": interaction.user.id,
         "guild": interaction.guild_id,
         "channel": interaction.channel_id,
+        **shard_field(interaction),
     }
+
+
+def shard_field(interaction: discord.Interaction[RefereeBot]) -> dict[str, object]:
+    """{"shard": "1/4"} when the bot runs shards of several (log lines then name the one that answered)."""
+    label = interaction.client.shard_label(interaction.guild_id)
+    return {} if label is None else {"shard": label}
 
 
 def log_unexpected(interaction: discord.Interaction[RefereeBot], error: BaseException) -> None:
@@ -189,5 +196,5 @@ def log_unexpected(interaction: discord.Interaction[RefereeBot], error: BaseExce
         fields["guild"],
         fields["channel"],
         text.rstrip(),
-        extra={"user": fields["user"], "channel": fields["channel"]},
+        extra={"user": fields["user"], "channel": fields["channel"], **shard_field(interaction)},
     )

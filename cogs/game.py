@@ -81,7 +81,6 @@ def is_moderator(interaction: discord.Interaction[RefereeBot]) -> bool:
     return bool(permissions.administrator or permissions.manage_guild or permissions.manage_channels)
 
 
-
 def as_text(options: dict[str, Any]) -> dict[str, str]:
     """Stored option values as the words /game start takes (table_options reads words)."""
     return {key: option_value(value) for key, value in options.items() if key not in START_KEYS}
@@ -375,6 +374,9 @@ class GameCog(commands.Cog):
             finished=not view.active,
             bars=True,  # a board read at a glance: HP as bars
         )
+        shard = self.bot.shard_label(interaction.guild_id)
+        if shard is not None:  # which process answers this server, when several share the shards
+            board = board.model_copy(update={"lines": [*board.lines, t("discord.table.shard", locale, shard=shard)]})
         await reply(interaction, board, ephemeral=False, view=table_view(view.state, view, locale))
 
     @game.command(name=text("discord.command.game.log.name"), description=text("discord.command.game.log.description"))

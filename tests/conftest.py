@@ -13,6 +13,8 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest
         "REFEREE_DATABASE",
         "REFEREE_DATABASE_URL",  # a developer's PostgreSQL is never the tests' (they use REFEREE_TEST_DATABASE_URL)
         "REFEREE_DEV_GUILD_ID",
+        "REFEREE_SHARDS",
+        "REFEREE_SHARD_COUNT",
         "REFEREE_CARDS_DIR",
         "REFEREE_RULES_DIR",
     ):

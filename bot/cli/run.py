@@ -26,7 +26,30 @@ log = logging.getLogger(__name__)
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser("run", help="Discord に接続して審判を始める / run the Discord bot")
+    parser.add_argument(
+        "--shards",
+        help="この処理が受け持つシャード（例 0,1）/ the shards this process runs, e.g. 0,1 (REFEREE_SHARDS)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        help="シャードの総数 / how many shards there are in all (REFEREE_SHARD_COUNT)",
+    )
     parser.set_defaults(func=run)
+
+
+def with_shards(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The settings with the command line's shards over REFEREE_SHARDS and REFEREE_SHARD_COUNT (checked alike)."""
+    options = {
+        "REFEREE_SHARDS": getattr(args, "shards", None),
+        "REFEREE_SHARD_COUNT": getattr(args, "shard_count", None),
+    }
+    given = {name: value for name, value in options.items() if value is not None}
+    if not given:
+        return settings
+    from bot.settings import settings_with
+
+    return settings_with(settings, given)
 
 
 def token_of(settings: Settings) -> str | None:
@@ -39,6 +62,7 @@ def token_of(settings: Settings) -> str | None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    settings = with_shards(args, settings)
     token = token_of(settings)
     if token is None:
         return 3
@@ -58,7 +82,6 @@ def discord_logs() -> None:
 @contextlib.asynccontextmanager
 async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> AsyncIterator[RefereeBot]:
     """The bot with its store, service, catalog and rulebook; everything is closed on the way out."""
-    from bot.app import RefereeBot
     from bot.catalog import load_catalog
     from bot.paths import data_folder
     from bot.rulings.search import Rulebook
@@ -73,9 +96,20 @@ async def built_bot(settings: Settings, *, sync_dev_guild: bool = True) -> Async
     ) as service:
         # Opened here, on the event loop's thread, where the cogs search it.
         rulebook = Rulebook.open(settings.cache_dir, data_folder("rules", settings.rules_dir))
-        bot = RefereeBot(settings, service, catalog, rulebook, sync_dev_guild=sync_dev_guild)
+        bot = make_bot(settings, service, catalog, rulebook, sync_dev_guild=sync_dev_guild)
         async with bot:  # closes the bot, then the service and the rulebook
             yield bot
+
+
+def make_bot(settings: Settings, *parts: Any, sync_dev_guild: bool) -> RefereeBot:
+    """One connection for everything by default; some shards of a count when the settings name them."""
+    from bot.app import RefereeBot, ShardedRefereeBot
+
+    if settings.shard_count is None:
+        return RefereeBot(settings, *parts, sync_dev_guild=sync_dev_guild)
+    return ShardedRefereeBot(
+        settings, *parts, shard_ids=settings.shards, shard_count=settings.shard_count, sync_dev_guild=sync_dev_guild
+    )
 
 
 async def serve(settings: Settings, token: str) -> int:

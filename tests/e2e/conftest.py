@@ -246,3 +246,50 @@ async def table(referee: RefereeTable) -> RefereeTable:
     """The module's referee, running (restarted if an earlier test left it stopped)."""
     await referee.ensure_running()
     return referee
+
+
+# -- referee processes that each run some shards, over one PostgreSQL database (tests/e2e/test_bot_shards.py) ----
+
+
+@dataclass
+class ShardProcess(RefereeProcess):
+    """`referee run --shards … --shard-count N`, with the settings of `env` (REFEREE_DATABASE_URL: the database
+    it shares with the other processes). Ready once every one of its shards has a new gateway session."""
+
+    shards: tuple[int, ...] = (0,)
+    shard_count: int = 1
+
+    async def start(self, timeout: float = START_TIMEOUT) -> None:
+        assert self.proc is None or self.proc.returncode is not None, "the bot is already running"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        syncs = len(self.fake.command_syncs)
+        args = ["--shards", ",".join(map(str, self.shards)), "--shard-count", str(self.shard_count)]
+        with self.log_file.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", *args, cwd=self.folder, env=self.settings_env(), stderr=log
+            )
+        self.starts += 1
+        proc = self.proc
+        waiting = asyncio.create_task(self.fake.wait_ready(len(self.shards), timeout, exclude=self.sessions))
+        ended = asyncio.create_task(proc.wait())
+        done, _ = await asyncio.wait({waiting, ended}, return_when=asyncio.FIRST_COMPLETED)
+        if ended in done:
+            waiting.cancel()
+            raise RuntimeError(f"referee run ended with {proc.returncode}:\n{self.log()[-3000:]}")
+        ended.cancel()
+        sessions = waiting.result()
+        assert sorted(s.shard_id for s in sessions) == sorted(self.shards), "sessions of other shards than asked"
+        self.sessions += [s.session_id for s in sessions]
+        assert len(self.fake.command_syncs) > syncs, "the bot connected without syncing its commands"
+
+    def sql(self, query: str, *params: Any) -> list[dict[str, Any]]:
+        """Rows of the shared PostgreSQL database, read with plain psycopg (`%s` placeholders)."""
+        return pg_rows(self.env["REFEREE_DATABASE_URL"], query, *params)
+
+
+def pg_rows(url: str, query: str, *params: Any) -> list[dict[str, Any]]:
+    import psycopg
+    from psycopg.rows import dict_row
+
+    with psycopg.connect(url, row_factory=dict_row) as conn:
+        return list(conn.execute(query, params).fetchall())
