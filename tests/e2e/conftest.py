@@ -270,7 +270,10 @@ class ShardProcess(RefereeProcess):
             )
         self.starts += 1
         proc = self.proc
-        waiting = asyncio.create_task(self.fake.wait_ready(len(self.shards), timeout, exclude=self.sessions))
+        others = [s.session_id for s in self.fake.gateway.live_sessions()]  # other processes' shards
+        waiting = asyncio.create_task(
+            self.fake.wait_ready(len(self.shards), timeout, exclude=[*self.sessions, *others])
+        )
         ended = asyncio.create_task(proc.wait())
         done, _ = await asyncio.wait({waiting, ended}, return_when=asyncio.FIRST_COMPLETED)
         if ended in done:
