@@ -14,7 +14,7 @@ from bot.cli.running import run_async
 from bot.errors import RefereeError
 from bot.i18n import t
 from bot.service import TableService
-from bot.service.opening import open_service
+from bot.service.opening import copy_to_postgres, open_service
 from bot.settings import Settings
 
 
@@ -60,14 +60,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     target = args.target or settings.database_url_text
     if not target or not target.startswith(("postgresql://", "postgres://")):
         raise BadCopyTarget()
-    try:
-        from bot.store.pg.copy import copy_sqlite_to_postgres
-    except ImportError as exc:
-        from bot.store import DatabaseUnusable
-
-        reason = "psycopg is missing: pip install 'horizonnotes-referee[postgres]'"
-        raise DatabaseUnusable(path="postgresql", reason=reason) from exc
-    copied = copy_sqlite_to_postgres(source, target)
+    copied = copy_to_postgres(source, target)
     rows = copied.rows
     print(
         t(

@@ -11,11 +11,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from bot.service.api import TableService
 from bot.store import DatabaseUnusable, NoGame, Store, TableStore
 from bot.store.connection import database_exists
+
+if TYPE_CHECKING:
+    from bot.store.pg.copy import Copied
 
 
 @contextlib.contextmanager
@@ -45,16 +48,30 @@ def _open_store(
     path: Path, synchronous: Literal["NORMAL", "FULL"], reading_channel: int | None, database_url: str | None
 ) -> Iterator[TableStore]:
     if database_url:
-        # Imported here: the SQLite default never loads psycopg (an optional extra).
-        try:
-            from bot.store.pg import PgStore
-        except ImportError as exc:
-            reason = "psycopg is missing: pip install 'horizonnotes-referee[postgres]'"
-            raise DatabaseUnusable(path="REFEREE_DATABASE_URL", reason=reason) from exc
-        with PgStore.open(database_url) as pg:
+        with _postgres().PgStore.open(database_url) as pg:
             yield pg
         return
     if reading_channel is not None and not database_exists(path):
         raise NoGame("store.no_games", channel=reading_channel)
     with Store.open(path, synchronous=synchronous) as store:
         yield store
+
+
+def copy_to_postgres(source: Path, database_url: str) -> Copied:
+    """Copy every row of the SQLite database at `source` into the empty PostgreSQL database
+    `database_url` (`referee db copy`); the caller then checks the games replay over there."""
+    _postgres()  # first: a clear message when the extra is missing
+    from bot.store.pg.copy import copy_sqlite_to_postgres
+
+    return copy_sqlite_to_postgres(source, database_url)
+
+
+def _postgres() -> Any:
+    """The PostgreSQL store's package, imported only when asked for: the SQLite default never loads
+    psycopg (an optional extra); without it, a message that says how to install it."""
+    try:
+        import bot.store.pg as pg
+    except ImportError as exc:
+        reason = "psycopg is missing: pip install 'horizonnotes-referee[postgres]'"
+        raise DatabaseUnusable(path="REFEREE_DATABASE_URL", reason=reason) from exc
+    return pg
