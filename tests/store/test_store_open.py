@@ -24,7 +24,7 @@ try:
         store.db.execute("SELECT count(*) FROM games").fetchone()
     print("ok")
 except StoreError as exc:
-    print("refused", exc.message_key)
+    print("refused", exc.message_key, exc.args_.get("reason", ""))  # the reason, should it ever fail
 """
 
 
