@@ -51,8 +51,11 @@ API_PATH = "/api/v10"
 
 
 def intents() -> discord.Intents:
-    """The default intents: no message content, no members, no presences (nothing privileged)."""
-    return discord.Intents.default()
+    """Servers and their channels only. Every command is an interaction, which Discord sends whatever the
+    intents, so the bot asks for no messages, typing, reactions, members or presences: a busy server's chat
+    never reaches it (each such event would cost a parse and a cache entry for nothing), and nothing is
+    privileged."""
+    return discord.Intents(guilds=True)
 
 
 def point_at(api_url: str) -> None:

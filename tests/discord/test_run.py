@@ -209,11 +209,15 @@ async def test_a_cog_that_fails_to_load_stops_the_start(
                     await bot.setup_hook()
 
 
-def test_the_bot_asks_for_no_privileged_intent() -> None:
+def test_the_bot_asks_for_no_privileged_intent_and_no_chat() -> None:
     from bot.app import intents
 
     chosen = intents()
     assert not chosen.message_content and not chosen.members and not chosen.presences
+    # Commands arrive as interactions: the servers' chat, typing and reactions never reach the bot.
+    assert chosen.guilds
+    assert not chosen.guild_messages and not chosen.dm_messages and not chosen.guild_typing
+    assert not chosen.guild_reactions and not chosen.voice_states
     assert os.environ.get("DISCORD_TOKEN") is None
 
 
