@@ -78,6 +78,7 @@ class Result:
     moves: MoveCheck = field(default_factory=MoveCheck)
     waits: Counter[str] = field(default_factory=Counter)
     cpu_s: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
     duration: float = 0.0
 
 
@@ -87,6 +88,58 @@ def cpu_seconds(pid: int) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return 0.0
+
+
+def pids_running(command: str, *, argument: str = "") -> list[int]:
+    """Processes of this machine named `command` (and with `argument` on their command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if (entry / "comm").read_text().strip() != command:
+                continue
+            if argument and argument.encode() not in (entry / "cmdline").read_bytes():
+                continue
+            found.append(int(entry.name))
+    return found
+
+
+def machine_idle_seconds() -> float:
+    """Idle CPU time of the whole machine so far, summed over its cores (Linux /proc/stat)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")  # idle + iowait
+    return 0.0
+
+
+@dataclass
+class CpuSplit:
+    """CPU time by who spent it, between `begin` and `spent`: where the machine's cores go."""
+
+    bots: list[int]
+    start: dict[str, float] = field(default_factory=dict)
+    start_database: dict[int, float] = field(default_factory=dict)
+
+    def read(self) -> tuple[dict[str, float], dict[int, float]]:
+        fake = [p for p in pids_running("python", argument="tests.fake_discord") if p not in self.bots]
+        players = os.times()
+        database = {p: cpu_seconds(p) for p in pids_running("postgres")}  # its connections come and go
+        return {
+            "bots": sum(cpu_seconds(p) for p in self.bots),
+            "fake Discord (gateway, REST)": sum(cpu_seconds(p) for p in fake),
+            "players (this bench)": players.user + players.system,
+            "idle": machine_idle_seconds(),
+        }, database
+
+    def begin(self) -> None:
+        self.start, self.start_database = self.read()
+
+    def spent(self) -> dict[str, float]:
+        now, database = self.read()
+        out = {k: now[k] - self.start.get(k, 0.0) for k in now}
+        out["PostgreSQL server"] = sum(v - self.start_database.get(p, 0.0) for p, v in database.items())
+        return out
 
 
 def schema_url(url: str, schema: str) -> str:
@@ -194,7 +247,8 @@ async def run_setup(name: str, opts: argparse.Namespace, rng: random.Random) -> 
                     await fake.wait_ready(1, timeout=90)  # the first one runs the migrations
             try:
                 await fake.wait_ready(processes, timeout=90)
-                cpu_before = sum(cpu_seconds(b.pid) for b in bots)
+                split = CpuSplit([b.pid for b in bots])
+                split.begin()
                 load = Load()
                 stop = asyncio.Event()
                 sampler = asyncio.create_task(sample_waits(url, schema, stop, result.waits)) if pg else None
@@ -214,7 +268,8 @@ async def run_setup(name: str, opts: argparse.Namespace, rng: random.Random) -> 
                 stop.set()
                 if sampler is not None:
                     await sampler
-                result.cpu_s = sum(cpu_seconds(b.pid) for b in bots) - cpu_before
+                result.cpu = split.spent()
+                result.cpu_s = result.cpu["bots"]
                 records = await settle(fake, {s.interaction_id for s in load.sent})
             finally:
                 for bot in bots:
@@ -252,6 +307,9 @@ def show(result: Result) -> None:
     if total:
         shares = ", ".join(f"{k} {100 * n / total:.0f}%" for k, n in result.waits.most_common(6))
         print(f"        busy PostgreSQL connections (samples {total}): {shares}")
+    if result.cpu:
+        spent = ", ".join(f"{k} {v / result.duration:.2f}" for k, v in result.cpu.items())
+        print(f"        CPU in cores (of {os.cpu_count()}): {spent}")
     for line in (m.lost + m.doubled)[:5]:
         print(f"        {line}")
 

@@ -41,6 +41,16 @@ _UPDATE = (
 _UPDATE_FINISH = _UPDATE.replace(
     "updated_at = %s ", "updated_at = %s, status = 'finished', finished_at = %s, result = %s "
 )
+# A write's action row (and its checkpoint) in the same statement as the version-checked UPDATE, only when
+# that UPDATE wrote: with the channel's lock before it, the whole write is one round trip to the server.
+_THEN_LOG = (
+    "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
+    "SELECT id, version, last_seq - %s + 1, last_seq - %s + %s, %s, %s::json, %s::json, %s FROM written"
+)
+_THEN_CHECKPOINT = (
+    "INSERT INTO checkpoints (game_id, version, state) SELECT id, version, %s FROM written "
+    "ON CONFLICT (game_id, version) DO UPDATE SET state = excluded.state"
+)
 _INSERT_ACTION = (
     "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
@@ -368,27 +378,32 @@ class PgStore:
         state_text = to_json(state)
         result_text = None if finish is None else to_json(finish)
         filed = _filed(events)
-        query = _UPDATE_FINISH if finish is not None else _UPDATE
+        update = _UPDATE_FINISH if finish is not None else _UPDATE
         if game_id is not None:
-            query += " AND id = %s"
-        query += " RETURNING id, last_seq"
+            update += " AND id = %s"
         params: list[Any] = [state_text, len(events), next_roll, now]
         if finish is not None:
             params += [now, result_text]
         params += [channel_id, expected_version]
         if game_id is not None:
             params.append(game_id)
-        with translated(self.path), self._session.conn() as conn, conn.transaction():
-            lock(conn, "channel", channel_id)
-            # The version check and the write are one statement: nothing can slip in between.
+        # The version check, the write and its log are one statement: nothing can slip in between, and
+        # the log row exists exactly when the state moved.
+        parts = [f"written AS ({update} RETURNING id, version, last_seq)"]
+        if filed is not None:
+            types, texts, count = filed
+            parts.append(f"logged AS ({_THEN_LOG})")
+            params += [len(events), len(events), count - 1, actor, types, texts, now]
+        if finish is None and (expected_version + 1) % sqlite_store.CHECKPOINT_EVERY == 0:  # one cadence for both
+            parts.append(f"kept AS ({_THEN_CHECKPOINT})")
+            params.append(state_text)
+        query = "WITH " + ", ".join(parts) + " SELECT id, last_seq FROM written"
+        with translated(self.path), self._session.conn() as conn, conn.pipeline(), conn.transaction():
+            lock(conn, "channel", channel_id)  # sent with the write: the server takes it first
             found = conn.execute(query, params).fetchone()
             if found is None:
                 self._refuse(channel_id, expected_version, game_id)
             written_id, last_seq = int(found[0]), int(found[1])
-            first_seq = last_seq - len(events) + 1
-            _append(conn, written_id, first_seq, expected_version + 1, filed, actor, now)
-            if finish is None and (expected_version + 1) % sqlite_store.CHECKPOINT_EVERY == 0:  # one cadence for both
-                conn.execute(_INSERT_CHECKPOINT, (written_id, expected_version + 1, state_text))
             insert_rolls(conn, channel_id, written_id, rolls, now)
             if loaded is None:
                 return self.game(written_id)
