@@ -57,6 +57,12 @@ class DatabaseUnusable(StoreError):
     key = "store.unusable"
 
 
+class ServerUnusable(DatabaseUnusable):
+    """The PostgreSQL server cannot be reached, refuses the login, or fails a call."""
+
+    key = "store.server_unusable"
+
+
 class ForeignDatabase(DatabaseUnusable):
     """The file is an SQLite database of another application: it is left exactly as it was."""
 

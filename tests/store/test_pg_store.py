@@ -5,6 +5,7 @@ share is tested on both, through the `backend` fixture.)"""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import psycopg
@@ -102,9 +103,36 @@ def test_an_id_beyond_64_bits_is_refused_clearly(pg: PgStore) -> None:
     assert pg.history(CH) == []
 
 
-def test_a_server_that_cannot_be_reached_is_a_message_without_the_password() -> None:
+def test_a_server_that_cannot_be_reached_is_a_message_about_the_server_without_the_password() -> None:
     with pytest.raises(StoreError) as info:
         PgStore.open("postgresql://referee:hunter2@127.0.0.1:1/none?connect_timeout=1")
     assert isinstance(info.value, DatabaseUnusable)
     text = info.value.bilingual()
     assert "127.0.0.1" in text and "hunter2" not in text
+    # Advice about the server and its URL, not about a data folder that plays no part here.
+    assert "REFEREE_DATABASE_URL" in text and "REFEREE_DATA_DIR" not in text
+
+
+def test_connections_the_server_ended_are_replaced_before_a_command_uses_them(
+    pg: PgStore, pg_database: tuple[str, str]
+) -> None:
+    """As after a restart of PostgreSQL (or an admin ending sessions): the next calls just work."""
+    game = pg.start(CH, {"turn": 0}, [{"type": "start"}])
+    with psycopg.connect(pg_database[0], autocommit=True) as admin:
+        pids = [
+            row[0]
+            for row in admin.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = 'horizonnotes-referee' "
+                "AND datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        ]
+        assert pids
+        admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
+        for _ in range(200):  # gone once each has said goodbye and exited
+            left = admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone()
+            if left is not None and left[0] == 0:
+                break
+            time.sleep(0.01)
+    assert pg.find(CH) is not None
+    assert pg.commit(CH, {"turn": 1}, [{"type": "A"}], 1, loaded=game).version == 2
+    assert [e.type for e in pg.events(game.id)] == ["start", "A"]

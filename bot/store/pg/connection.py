@@ -4,6 +4,7 @@ errors turned into the store's own (the same StoreErrors the SQLite store raises
 from __future__ import annotations
 
 import contextlib
+import select
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from bot.store.errors import DatabaseBusy, DatabaseUnusable, IdOutOfRange, StoreError
+from bot.store.errors import DatabaseBusy, IdOutOfRange, ServerUnusable, StoreError
 
 # How long a write waits for another process's lock on its channel (or a row) before DatabaseBusy:
 # the SQLite store's busy timeout, on the server's side.
@@ -41,17 +42,17 @@ def shown(url: str) -> str:
 
 def open_pool(url: str, *, schema: str | None, max_size: int, lock_timeout_ms: int) -> ConnectionPool[Connection]:
     """A pool of autocommit connections (a write opens its own transaction), each using `schema` when
-    given; DatabaseUnusable when the server cannot be reached within a few seconds."""
+    given; ServerUnusable when the server cannot be reached within a few seconds."""
     where = shown(url)
     try:
         conninfo = make_conninfo(url, application_name="horizonnotes-referee")
     except psycopg.ProgrammingError as exc:
-        raise DatabaseUnusable(path=where, reason=_reason(exc)) from exc
+        raise ServerUnusable(path=where, reason=_reason(exc)) from exc
 
     try:  # one plain connection first: the pool would only say it timed out, this says why
         psycopg.connect(conninfo, connect_timeout=10).close()
     except psycopg.Error as exc:
-        raise DatabaseUnusable(path=where, reason=_reason(exc)) from exc
+        raise ServerUnusable(path=where, reason=_reason(exc)) from exc
 
     def configure(conn: Connection) -> None:
         conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{int(lock_timeout_ms)}ms")))
@@ -64,6 +65,7 @@ def open_pool(url: str, *, schema: str | None, max_size: int, lock_timeout_ms: i
         max_size=max_size,
         kwargs={"autocommit": True},
         configure=configure,
+        check=still_connected,
         open=False,
         name="referee-store",
     )
@@ -71,8 +73,21 @@ def open_pool(url: str, *, schema: str | None, max_size: int, lock_timeout_ms: i
         pool.open(wait=True, timeout=10)
     except (PoolTimeout, psycopg.Error) as exc:
         pool.close()
-        raise DatabaseUnusable(path=where, reason=_reason(exc)) from exc
+        raise ServerUnusable(path=where, reason=_reason(exc)) from exc
     return pool
+
+
+def still_connected(conn: Connection) -> None:
+    """The pool's check of a connection it hands out, without a round trip: an idle connection is sent
+    nothing, so one with something to read was told goodbye (the server restarted, or an admin ended it)
+    or closed. Raising makes the pool drop it and hand out a fresh one: a restart of PostgreSQL costs no
+    player's command."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection is closed")
+    readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    if readable:
+        conn.close()  # closed, the pool throws it away (a connection merely refused would come back)
+        raise psycopg.OperationalError("the server ended this connection")
 
 
 def check_id(value: int | None) -> None:
@@ -93,7 +108,7 @@ def translated(where: str) -> Iterator[None]:
     except pg_errors.NumericValueOutOfRange as exc:
         raise IdOutOfRange(limit=BIGINT_MAX) from exc
     except (psycopg.Error, PoolTimeout) as exc:
-        raise DatabaseUnusable(path=where, reason=_reason(exc)) from exc
+        raise ServerUnusable(path=where, reason=_reason(exc)) from exc
 
 
 def _reason(exc: BaseException) -> str:
