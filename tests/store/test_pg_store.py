@@ -81,6 +81,31 @@ def test_the_schema_is_migrated_once_even_by_processes_starting_together(pg_data
     assert [row[0] for row in applied] == [name for name, _ in known()]
 
 
+@pytest.mark.parametrize("first_missing", [name for name, _ in known()])
+def test_a_database_from_every_earlier_version_upgrades_and_keeps_its_rows(
+    pg_database: tuple[str, str], first_missing: str
+) -> None:
+    """Each earlier schema (every migration before `first_missing` applied, as an older referee left it)
+    is brought up to date by the next start, its rows kept, and plays on."""
+    url, schema = pg_database
+    PgStore.open(url, stop_before=first_missing).close()
+    count_rows = (
+        "SELECT table_name, (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %%I.%%I', "
+        "table_schema, table_name), false, true, '')))[1]::text::int FROM information_schema.tables "
+        "WHERE table_schema = %s AND table_type = 'BASE TABLE'"
+    )
+    with psycopg.connect(url) as conn:
+        before = dict(conn.execute(count_rows, (schema,)).fetchall())
+    with PgStore.open(url) as store:
+        game = store.start(CH, {"turn": 0}, [{"type": "start"}])
+        assert store.commit(CH, {"turn": 1}, [{"type": "A"}], 1, loaded=game).version == 2
+    with psycopg.connect(url) as conn:
+        applied = conn.execute(sql.SQL("SELECT name FROM {}").format(sql.Identifier(MIGRATIONS_TABLE))).fetchall()
+        after = dict(conn.execute(count_rows, (schema,)).fetchall())
+    assert sorted(row[0] for row in applied) == [name for name, _ in known()]
+    assert all(after.get(table, 0) >= rows for table, rows in before.items())
+
+
 def test_a_database_from_a_newer_referee_is_refused_untouched(pg_database: tuple[str, str]) -> None:
     url, _ = pg_database
     PgStore.open(url).close()
