@@ -15,6 +15,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from bot import loop
 from bot.i18n import bilingual
 from bot.settings import Settings
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if token is None:
         return 3
     discord_logs()
-    return asyncio.run(serve(settings, token))
+    return loop.run(serve(settings, token))
 
 
 def discord_logs() -> None:
