@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import NewRoll, NoDeck, TableStore
+from bot.store import NewRoll, NoDeck, TableStore, VersionConflict
 from tests.store.conftest import OpenStore
 
 
@@ -32,6 +32,19 @@ def test_a_games_rolls_land_with_its_commit_and_keep_their_fair_numbers(store: T
     assert (stored.number, stored.commitment, stored.channel_id, stored.total) == (0, "abc", 3, 6)
     assert store.load(3).next_roll == 1
     assert store.load(3).seed == b"\x01" * 32
+
+
+def test_a_refused_commit_files_none_of_its_rolls_and_an_accepted_one_files_them_all(store: TableStore) -> None:
+    game = store.start(4, {"s": 0}, [], seed=b"\x02" * 32, commitment="c", next_roll=0)
+    rolls = [
+        NewRoll(expression="2d6", faces=[[6, 6]], total=12, number=n, commitment="c", user_id=9) for n in (0, 1)
+    ]
+    with pytest.raises(VersionConflict):  # a stale version: nothing of this move may be kept
+        store.commit(4, {"s": 9}, [{"type": "DiceRolled"}], 7, next_roll=2, rolls=rolls)
+    assert store.rolls.of_game(game.id) == []
+    assert store.load(4).next_roll == 0
+    store.commit(4, {"s": 1}, [{"type": "DiceRolled"}], 1, next_roll=2, rolls=rolls)
+    assert [(r.number, r.total) for r in store.rolls.of_game(game.id)] == [(0, 12), (1, 12)]
 
 
 def test_saved_decks_are_per_user_and_can_be_replaced_and_deleted(open_store: OpenStore) -> None:

@@ -20,7 +20,8 @@ from bot.store.pg.connection import Connection, check_id
 # Every write of a channel holds this transaction-scoped lock first, so two processes serving one
 # channel (a reshard, a rolling restart) take turns; the version check stays beside it. The key is
 # namespaced by the schema, so two referee databases in one server never wait on each other.
-_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('referee:' || current_schema() || ':' || %s, 0))"
+LOCK_CALL = "pg_advisory_xact_lock(hashtextextended('referee:' || current_schema() || ':' || %s, 0))"
+_LOCK = f"SELECT {LOCK_CALL}"
 
 
 class Session:
@@ -53,5 +54,10 @@ class Session:
 
 def lock(conn: Connection, kind: str, key: int) -> None:
     """Wait for (then hold until the transaction ends) the lock of channel/guild `key`."""
+    conn.execute(_LOCK, (lock_name(kind, key),))
+
+
+def lock_name(kind: str, key: int) -> str:
+    """What LOCK_CALL's parameter is for channel/guild `key`."""
     check_id(key)
-    conn.execute(_LOCK, (f"{kind}:{key}",))
+    return f"{kind}:{key}"

@@ -24,8 +24,8 @@ from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame
 from bot.store.pg.connection import LOCK_TIMEOUT_MS, Connection, check_id, open_pool, shown, translated
 from bot.store.pg.migrations import migrate
 from bot.store.pg.rows import as_events, as_records
-from bot.store.pg.session import Session, lock
-from bot.store.pg.tables import Clocks, Decks, Rolls, SettingsTables, insert_rolls
+from bot.store.pg.session import LOCK_CALL, Session, lock, lock_name
+from bot.store.pg.tables import Clocks, Decks, Rolls, SettingsTables, insert_rolls, roll_rows
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, now_text, to_json
 from bot.store.store import _filed
 
@@ -41,8 +41,9 @@ _UPDATE = (
 _UPDATE_FINISH = _UPDATE.replace(
     "updated_at = %s ", "updated_at = %s, status = 'finished', finished_at = %s, result = %s "
 )
-# A write's action row (and its checkpoint) in the same statement as the version-checked UPDATE, only when
-# that UPDATE wrote: with the channel's lock before it, the whole write is one round trip to the server.
+# A write is one statement, its own transaction: the channel's lock, the version-checked UPDATE, and what
+# goes with it only when that UPDATE wrote (its log row, a checkpoint, its rolls): one round trip.
+_LOCKED = f"locked AS MATERIALIZED (SELECT {LOCK_CALL} IS NULL AS held)"
 _THEN_LOG = (
     "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
     "SELECT id, version, last_seq - %s + 1, last_seq - %s + %s, %s, %s::json, %s::json, %s FROM written"
@@ -51,6 +52,12 @@ _THEN_CHECKPOINT = (
     "INSERT INTO checkpoints (game_id, version, state) SELECT id, version, %s FROM written "
     "ON CONFLICT (game_id, version) DO UPDATE SET state = excluded.state"
 )
+_THEN_ROLLS = (
+    "INSERT INTO rolls (channel_id, game_id, user_id, number, expression, faces, total, commitment, created_at) "
+    "SELECT %s, id, r.user_id, r.number, r.expression, r.faces, r.total, r.commitment, %s FROM written "
+    "CROSS JOIN (VALUES {rows}) AS r (user_id, number, expression, faces, total, commitment)"
+)
+_ROLL_VALUES = "(%s::bigint, %s::bigint, %s::text, %s::text, %s::bigint, %s::text)"
 _INSERT_ACTION = (
     "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
@@ -378,10 +385,10 @@ class PgStore:
         state_text = to_json(state)
         result_text = None if finish is None else to_json(finish)
         filed = _filed(events)
-        update = _UPDATE_FINISH if finish is not None else _UPDATE
+        update = (_UPDATE_FINISH if finish is not None else _UPDATE).replace(" WHERE ", " FROM locked WHERE ")
         if game_id is not None:
             update += " AND id = %s"
-        params: list[Any] = [state_text, len(events), next_roll, now]
+        params: list[Any] = [lock_name("channel", channel_id), state_text, len(events), next_roll, now]
         if finish is not None:
             params += [now, result_text]
         params += [channel_id, expected_version]
@@ -389,7 +396,7 @@ class PgStore:
             params.append(game_id)
         # The version check, the write and its log are one statement: nothing can slip in between, and
         # the log row exists exactly when the state moved.
-        parts = [f"written AS ({update} RETURNING id, version, last_seq)"]
+        parts = [_LOCKED, f"written AS ({update} RETURNING id, version, last_seq)"]
         if filed is not None:
             types, texts, count = filed
             parts.append(f"logged AS ({_THEN_LOG})")
@@ -397,14 +404,21 @@ class PgStore:
         if finish is None and (expected_version + 1) % sqlite_store.CHECKPOINT_EVERY == 0:  # one cadence for both
             parts.append(f"kept AS ({_THEN_CHECKPOINT})")
             params.append(state_text)
+        if rolls:
+            parts.append("rolled AS (" + _THEN_ROLLS.format(rows=", ".join([_ROLL_VALUES] * len(rolls))) + ")")
+            params += [channel_id, now]
+            for row in roll_rows(channel_id, None, rolls, now):
+                params += row[2:8]  # user_id, number, expression, faces, total, commitment
         query = "WITH " + ", ".join(parts) + " SELECT id, last_seq FROM written"
-        with translated(self.path), self._session.conn() as conn, conn.pipeline(), conn.transaction():
-            lock(conn, "channel", channel_id)  # sent with the write: the server takes it first
-            found = conn.execute(query, params).fetchone()
+        with translated(self.path), self._session.conn() as conn:
+            if conn.info.transaction_status == TransactionStatus.IDLE:
+                found = conn.execute(query, params).fetchone()
+            else:  # inside a group: a savepoint, so a refusal leaves the others' writes standing
+                with conn.transaction():
+                    found = conn.execute(query, params).fetchone()
             if found is None:
                 self._refuse(channel_id, expected_version, game_id)
             written_id, last_seq = int(found[0]), int(found[1])
-            insert_rolls(conn, channel_id, written_id, rolls, now)
             if loaded is None:
                 return self.game(written_id)
         changes: dict[str, Any] = {"state": state_text, "version": expected_version + 1, "last_seq": last_seq}

@@ -35,7 +35,12 @@ def insert_rolls(conn: Connection, channel_id: int, game_id: int | None, rolls: 
     """Insert inside the caller's transaction, so a game's rolls and its events land together."""
     if rolls:
         with conn.cursor() as cur:
-            cur.executemany(_INSERT_ROLL, [_roll_row(channel_id, game_id, r, now) for r in rolls])
+            cur.executemany(_INSERT_ROLL, roll_rows(channel_id, game_id, rolls, now))
+
+
+def roll_rows(channel_id: int, game_id: int | None, rolls: Sequence[NewRoll], now: str) -> list[tuple[Any, ...]]:
+    """The rows of `rolls` in _INSERT_ROLL's column order."""
+    return [_roll_row(channel_id, game_id, r, now) for r in rolls]
 
 
 class Rolls:
