@@ -95,13 +95,13 @@ def test_a_database_from_every_earlier_version_upgrades_and_keeps_its_rows(
         "WHERE table_schema = %s AND table_type = 'BASE TABLE'"
     )
     with psycopg.connect(url) as conn:
-        before = dict(conn.execute(count_rows, (schema,)).fetchall())
+        before: dict[str, int] = dict(conn.execute(count_rows, (schema,)).fetchall())
     with PgStore.open(url) as store:
         game = store.start(CH, {"turn": 0}, [{"type": "start"}])
         assert store.commit(CH, {"turn": 1}, [{"type": "A"}], 1, loaded=game).version == 2
     with psycopg.connect(url) as conn:
         applied = conn.execute(sql.SQL("SELECT name FROM {}").format(sql.Identifier(MIGRATIONS_TABLE))).fetchall()
-        after = dict(conn.execute(count_rows, (schema,)).fetchall())
+        after: dict[str, int] = dict(conn.execute(count_rows, (schema,)).fetchall())
     assert sorted(row[0] for row in applied) == [name for name, _ in known()]
     assert all(after.get(table, 0) >= rows for table, rows in before.items())
 
