@@ -24,7 +24,7 @@ from bot.service.state_text import state_text
 from bot.store import CorruptRow, EventRecord, GameRecord
 from bot.store.history import Tail
 from bot.store.records import parse_json
-from bot.store.store import CHECKPOINT_EVERY
+from bot.store.writes import CHECKPOINT_EVERY
 from bot.table.entries import TABLE_TYPES, TableRollback, TableUndo
 
 _EVENTS: TypeAdapter[Any] = TypeAdapter(Event)

@@ -18,17 +18,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
-from pydantic import BaseModel, TypeAdapter
 from sqlite_utils import Database
 
 from bot.store.clock import Clocks
 from bot.store.connection import BUSY_TIMEOUT_MS, Synchronous, open_database, translated
 from bot.store.decks import Decks
-from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
-from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
+from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame
+from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, now_text, to_json
 from bot.store.rolls import Rolls, insert_rolls
 from bot.store.rows import as_events, as_records
 from bot.store.settings import SettingsTables
+from bot.store.writes import Filed, filed_events, plan_write, refuse
 
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
@@ -41,7 +41,6 @@ _UPDATE = (
     "WHERE channel_id = ? AND status = 'active' AND version = ?"
 )
 _UPDATE_FINISH = _UPDATE.replace("updated_at = ? ", "updated_at = ?, status = 'finished', finished_at = ?, result = ? ")
-_EVENT_LIST: TypeAdapter[list[Any]] = TypeAdapter(list[Any])
 _INSERT_ACTION = (
     "INSERT INTO actions (game_id, version, first_seq, last_seq, actor, types, events, created_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -55,10 +54,6 @@ _SELECT_EVENTS = (
     "JOIN json_each(a.events) AS e WHERE a.first_seq + e.key > ?2 ORDER BY seq LIMIT ?3"
 )
 
-
-# Every this many versions (and at the start) the state as committed is kept beside the log, so an undo or
-# rollback folds at most about this many actions onto a kept state instead of the whole log.
-CHECKPOINT_EVERY = 64
 _INSERT_CHECKPOINT = "INSERT OR REPLACE INTO checkpoints (game_id, version, state) VALUES (?, ?, ?)"
 # The log's outline: one row per commit with the first event's type, and that event's JSON only for the
 # table's own entries (undo, rollback, end): enough to know which actions are in effect, at a fraction
@@ -309,7 +304,7 @@ class Store:
             except sqlite3.IntegrityError as exc:
                 raise GameAlreadyRunning(channel=channel_id) from exc
             game = as_records(cur, GameRecord, what="games row")[0]
-            self._append(game.id, 1, 1, _filed(events), actor, now)
+            self._append(game.id, 1, 1, filed_events(events), actor, now)
             if result is None:
                 self.db.conn.execute(_INSERT_CHECKPOINT, (game.id, 1, game.state))
             insert_rolls(self.db, channel_id, game.id, rolls, now)
@@ -366,7 +361,7 @@ class Store:
         which is then kept exactly as it was for a human to inspect. The entries (the end) are logged and
         the channel is free; VersionConflict or NoGame, writing nothing, if the game moved on meanwhile."""
         now = now_text()
-        filed = _filed(events)
+        filed = filed_events(events)
         with translated(self.path), self.db.atomic():
             cursor = self.db.conn.execute(
                 "UPDATE games SET version = version + 1, last_seq = last_seq + ?, updated_at = ?, "
@@ -394,58 +389,34 @@ class Store:
         finish: JsonLike | None,
         loaded: GameRecord | None,
     ) -> GameRecord:
-        if loaded is not None and (loaded.channel_id, loaded.version) != (channel_id, expected_version):
-            raise ValueError("`loaded` must be the game and version being committed on")
-        if loaded is not None:
-            game_id = loaded.id
         # Everything is serialised before the transaction opens, so it holds the write lock only for SQL.
-        now = now_text()
-        state_text = to_json(state)
-        result_text = None if finish is None else to_json(finish)
-        filed = _filed(events)
-        sql = _UPDATE_FINISH if finish is not None else _UPDATE
-        if game_id is not None:
+        write = plan_write(channel_id, state, events, expected_version, game_id, next_roll, finish, loaded)
+        sql = _UPDATE_FINISH if write.finishes else _UPDATE
+        if write.game_id is not None:
             sql += " AND id = ?"
         if loaded is None:
             sql += " RETURNING id, last_seq"  # the numbers the events need (RETURNING costs ~8 µs)
-        params: list[Any] = [state_text, len(events), next_roll, now]
-        if finish is not None:
-            params += [now, result_text]
-        params += [channel_id, expected_version]
-        if game_id is not None:
-            params.append(game_id)
         with translated(self.path), self.db.atomic():
             # The version check and the write are one statement: nothing can slip in between.
-            cursor = self.db.conn.execute(sql, params)
+            cursor = self.db.conn.execute(sql, write.update_params())
             if loaded is not None:  # the version matched, so the row was the loaded one until this write
                 found = (loaded.id, loaded.last_seq + len(events)) if cursor.rowcount == 1 else None
             else:
                 found = cursor.fetchone()
             if found is None:
-                self._refuse(channel_id, expected_version, game_id)
+                self._refuse(channel_id, expected_version, write.game_id)
             written_id, last_seq = found
             first_seq = last_seq - len(events) + 1
-            self._append(written_id, first_seq, expected_version + 1, filed, actor, now)
-            if finish is None and (expected_version + 1) % CHECKPOINT_EVERY == 0:
-                self.db.conn.execute(_INSERT_CHECKPOINT, (written_id, expected_version + 1, state_text))
-            insert_rolls(self.db, channel_id, written_id, rolls, now)
+            self._append(written_id, first_seq, expected_version + 1, write.filed, actor, write.now)
+            if write.checkpoint:
+                self.db.conn.execute(_INSERT_CHECKPOINT, (written_id, expected_version + 1, write.state_text))
+            insert_rolls(self.db, channel_id, written_id, rolls, write.now)
             if loaded is None:  # a caller without the record it started from: read it, in this transaction
                 return self.game(written_id)
-        changes: dict[str, Any] = {"state": state_text, "version": expected_version + 1, "last_seq": last_seq}
-        changes["updated_at"] = now
-        if next_roll is not None:
-            changes["next_roll"] = next_roll
-        if finish is not None:
-            changes.update(status="finished", finished_at=now, result=result_text)
-        # The row as just written: the loaded record (validated when it was read) with what changed.
-        return loaded.model_copy(update=changes)
+        return write.after(loaded, last_seq)
 
     def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> NoReturn:
-        current = self.find(channel_id)
-        if current is None:
-            raise NoGame(channel=channel_id)
-        found = current.version if game_id in (None, current.id) else f"{current.version} (game #{current.id})"
-        raise VersionConflict(channel=channel_id, expected=expected_version, found=found)
+        refuse(self.find, channel_id, expected_version, game_id)
 
     def _refuse_log(self, game_id: int, exc: sqlite3.Error) -> NoReturn:
         """A log row whose JSON does not parse: name the action it holds, change nothing."""
@@ -472,19 +443,3 @@ class Store:
             cur = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params)
             found = as_records(cur, GameRecord, what="games row")
         return found[0] if found else None
-
-
-Filed = tuple[str, str, int]
-
-
-def _filed(events: Sequence[JsonLike]) -> Filed | None:
-    """The events of one write as the log files them: a JSON array of their type names and one of the
-    events themselves (None when there are none)."""
-    if not events:
-        return None
-    types = [event_type(e) for e in events]
-    # Plain names (all the referee's own) need no escaping; the array is then built without a dumps call.
-    names = '["' + '","'.join(types) + '"]' if all(t.isidentifier() for t in types) else json.dumps(types)
-    if all(isinstance(e, BaseModel | dict) for e in events):
-        return names, _EVENT_LIST.dump_json(list(events)).decode(), len(events)  # one serialiser call for all
-    return names, "[" + ",".join(to_json(e) for e in events) + "]", len(events)

@@ -12,7 +12,7 @@ import bot.service.undo as service_module
 from bot.engine import Adjust
 from bot.errors import RefereeError
 from bot.service import TableService
-from bot.store import store as store_module
+from bot.store import writes as writes_module
 from bot.store.history import in_effect
 from tests.store.conftest import OpenStore, RawSql
 from tests.store.tables import AKI, BEN, JUDGE, catalog, next_move, start
@@ -24,7 +24,7 @@ CH = 7600
 async def test_undo_and_rollback_from_checkpoints_give_the_table_the_whole_log_gives(
     open_store: OpenStore, monkeypatch: pytest.MonkeyPatch, every: int
 ) -> None:
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", every)
+    monkeypatch.setattr(writes_module, "CHECKPOINT_EVERY", every)
     monkeypatch.setattr(service_module, "CHECKPOINT_EVERY", every)  # keeping what a long undo rebuilt
     rnd = random.Random(every)
     with open_store() as store:
@@ -67,7 +67,7 @@ async def test_repeated_actions_and_undos_keep_what_they_rebuilt_and_stay_exact(
 ) -> None:
     """The kept state at every 4th version is always one an undo then takes back: undos that had to read
     far back keep what they rebuilt, and every table is still the one the whole log gives."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(writes_module, "CHECKPOINT_EVERY", 4)
     monkeypatch.setattr(service_module, "CHECKPOINT_EVERY", 4)
     with open_store() as store:
         service = TableService(store, catalog)
@@ -88,7 +88,7 @@ async def test_repeated_actions_and_undos_keep_what_they_rebuilt_and_stay_exact(
 async def test_a_damaged_kept_state_is_passed_over_for_the_log(
     open_store: OpenStore, raw_sql: RawSql, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(writes_module, "CHECKPOINT_EVERY", 4)
     with open_store() as store:
         service = TableService(store, catalog)
         out = await service.start_game(CH, AKI, start())

@@ -19,15 +19,14 @@ from psycopg import sql
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 
-from bot.store import store as sqlite_store
-from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame, VersionConflict
+from bot.store.errors import CorruptRow, GameAlreadyRunning, NoGame, UnknownGame
 from bot.store.pg.connection import LOCK_TIMEOUT_MS, Connection, check_id, open_pool, shown, translated
 from bot.store.pg.migrations import migrate
 from bot.store.pg.rows import as_events, as_records
 from bot.store.pg.session import LOCK_CALL, Session, lock, lock_name
 from bot.store.pg.tables import Clocks, Decks, Rolls, SettingsTables, insert_rolls, roll_rows
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, now_text, to_json
-from bot.store.store import _filed
+from bot.store.writes import filed_events, plan_write, refuse
 
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
@@ -266,7 +265,7 @@ class PgStore:
             check_id(value)
         now = now_text()
         state_text = to_json(state)
-        filed = _filed(events)
+        filed = filed_events(events)
         params = (
             channel_id,
             guild_id,
@@ -346,7 +345,7 @@ class PgStore:
         """Finish a running game without writing its state (kept exactly as it was, for a human)."""
         check_id(actor)
         now = now_text()
-        filed = _filed(events)
+        filed = filed_events(events)
         with translated(self.path), self._session.conn() as conn, conn.transaction():
             lock(conn, "channel", game.channel_id)
             cur = conn.execute(
@@ -375,39 +374,27 @@ class PgStore:
         finish: JsonLike | None,
         loaded: GameRecord | None,
     ) -> GameRecord:
-        if loaded is not None and (loaded.channel_id, loaded.version) != (channel_id, expected_version):
-            raise ValueError("`loaded` must be the game and version being committed on")
-        if loaded is not None:
-            game_id = loaded.id
-        for value in (channel_id, game_id, actor):
+        write = plan_write(channel_id, state, events, expected_version, game_id, next_roll, finish, loaded)
+        for value in (channel_id, write.game_id, actor):
             check_id(value)
-        now = now_text()
-        state_text = to_json(state)
-        result_text = None if finish is None else to_json(finish)
-        filed = _filed(events)
-        update = (_UPDATE_FINISH if finish is not None else _UPDATE).replace(" WHERE ", " FROM locked WHERE ")
-        if game_id is not None:
+        update = (_UPDATE_FINISH if write.finishes else _UPDATE).replace(" WHERE ", " FROM locked WHERE ")
+        if write.game_id is not None:
             update += " AND id = %s"
-        params: list[Any] = [lock_name("channel", channel_id), state_text, len(events), next_roll, now]
-        if finish is not None:
-            params += [now, result_text]
-        params += [channel_id, expected_version]
-        if game_id is not None:
-            params.append(game_id)
+        params: list[Any] = [lock_name("channel", channel_id), *write.update_params()]
         # The version check, the write and its log are one statement: nothing can slip in between, and
         # the log row exists exactly when the state moved.
         parts = [_LOCKED, f"written AS ({update} RETURNING id, version, last_seq)"]
-        if filed is not None:
-            types, texts, count = filed
+        if write.filed is not None:
+            types, texts, count = write.filed
             parts.append(f"logged AS ({_THEN_LOG})")
-            params += [len(events), len(events), count - 1, actor, types, texts, now]
-        if finish is None and (expected_version + 1) % sqlite_store.CHECKPOINT_EVERY == 0:  # one cadence for both
+            params += [len(events), len(events), count - 1, actor, types, texts, write.now]
+        if write.checkpoint:
             parts.append(f"kept AS ({_THEN_CHECKPOINT})")
-            params.append(state_text)
+            params.append(write.state_text)
         if rolls:
             parts.append("rolled AS (" + _THEN_ROLLS.format(rows=", ".join([_ROLL_VALUES] * len(rolls))) + ")")
-            params += [channel_id, now]
-            for row in roll_rows(channel_id, None, rolls, now):
+            params += [channel_id, write.now]
+            for row in roll_rows(channel_id, None, rolls, write.now):
                 params += row[2:8]  # user_id, number, expression, faces, total, commitment
         query = "WITH " + ", ".join(parts) + " SELECT id, last_seq FROM written"
         with translated(self.path), self._session.conn() as conn:
@@ -417,24 +404,14 @@ class PgStore:
                 with conn.transaction():
                     found = conn.execute(query, params).fetchone()
             if found is None:
-                self._refuse(channel_id, expected_version, game_id)
+                self._refuse(channel_id, expected_version, write.game_id)
             written_id, last_seq = int(found[0]), int(found[1])
             if loaded is None:
                 return self.game(written_id)
-        changes: dict[str, Any] = {"state": state_text, "version": expected_version + 1, "last_seq": last_seq}
-        changes["updated_at"] = now
-        if next_roll is not None:
-            changes["next_roll"] = next_roll
-        if finish is not None:
-            changes.update(status="finished", finished_at=now, result=result_text)
-        return loaded.model_copy(update=changes)
+        return write.after(loaded, last_seq)
 
     def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> NoReturn:
-        current = self.find(channel_id)
-        if current is None:
-            raise NoGame(channel=channel_id)
-        found = current.version if game_id in (None, current.id) else f"{current.version} (game #{current.id})"
-        raise VersionConflict(channel=channel_id, expected=expected_version, found=found)
+        refuse(self.find, channel_id, expected_version, game_id)
 
     def _one_game(self, where: str, params: tuple[Any, ...]) -> GameRecord | None:
         found = self._games(where, params)
