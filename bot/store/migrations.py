@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -303,26 +301,20 @@ def migrate(db: Database, *, stop_before: str | None = None) -> None:
     """Bring `db` up to this code's schema (or to just before `stop_before`, for upgrade tests),
     refusing a database from a newer one."""
     wanted = KNOWN[: KNOWN.index(stop_before)] if stop_before else KNOWN
-    deadline = time.monotonic() + 10
-    while _applied_count(db) < len(wanted):
-        try:
+    if _applied_count(db) >= len(wanted):
+        return  # the usual start: nothing to do, and no write lock taken
+    # One process migrates at a time: every migration runs under one write lock (each its own savepoint),
+    # so two processes opening a fresh file never interleave their steps; the other waits for the lock
+    # (the busy timeout, retried by the opener) and then finds the schema up to date.
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        if _applied_count(db) < len(wanted):
             MIGRATIONS.apply(db, stop_before=stop_before)
-        except sqlite3.DatabaseError as exc:
-            # Two processes opening a fresh file at once: the loser's migration fails on the tables the
-            # winner is making, one migration after another. Wait for the winner to finish them.
-            if db.conn.in_transaction:
-                db.conn.rollback()
-            if _applied_count(db) >= len(wanted):
-                return
-            if not _lost_race(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
-
-
-def _lost_race(exc: sqlite3.DatabaseError) -> bool:
-    """Whether a migration failed because another process applied it (or is applying it) first."""
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.IntegrityError) or "already exists" in text or "duplicate column" in text
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        raise
+    db.conn.commit()
 
 
 def _applied_count(db: Database) -> int:
