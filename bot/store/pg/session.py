@@ -17,9 +17,10 @@ from psycopg_pool import ConnectionPool
 from bot.store.errors import WrongThread
 from bot.store.pg.connection import Connection, check_id
 
-# Every write of a channel holds this transaction-scoped lock first, so two processes serving one
-# channel (a reshard, a rolling restart) take turns; the version check stays beside it. The key is
-# namespaced by the schema, so two referee databases in one server never wait on each other.
+# Every write of a channel holds this transaction-scoped lock (a move's write takes it inside its one
+# statement), so two processes serving one channel (a reshard, a rolling restart) take turns; the version
+# check in the same statement stays the guarantee. The key is namespaced by the schema, so two referee
+# databases in one server never wait on each other.
 LOCK_CALL = "pg_advisory_xact_lock(hashtextextended('referee:' || current_schema() || ':' || %s, 0))"
 _LOCK = f"SELECT {LOCK_CALL}"
 
