@@ -9,6 +9,7 @@ separators forgiven) and refuses the same characters, so a look-up cannot be foo
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from bot.errors import Named, RefereeError
@@ -68,6 +69,19 @@ def check_name(text: str, what: str = "name") -> str:
 def normalize_name(text: str) -> str:
     """The look-up key: NFKC, case-folded, hiragana folded to katakana, separators and middle dots
     removed. Refuses a name with an invisible or direction-changing character (BadName)."""
+    # Every reply looks up the same few card and skill names again: short ones are remembered.
+    return _remembered_key(text) if len(text) <= _REMEMBERED_LENGTH else _key(text)
+
+
+_REMEMBERED_LENGTH = 80
+
+
+@functools.lru_cache(maxsize=8192)
+def _remembered_key(text: str) -> str:
+    return _key(text)
+
+
+def _key(text: str) -> str:
     normal = unicodedata.normalize("NFKC", text)
     char = hidden_char(normal)
     if char is not None:

@@ -132,6 +132,9 @@ class Arcastella(CardBase):
 
     def skill(self, name: str) -> Skill | None:
         """The skill named `name` (id, Japanese or English name; kana and middle dots are forgiven)."""
+        for skill in self.skills:
+            if skill.id == name:  # the engine and the buttons name skills by id
+                return skill
         wanted = normalize_name(name)
         for skill in self.skills:
             candidates = [skill.id, skill.name] + ([skill.name_en] if skill.name_en else [])

@@ -13,11 +13,9 @@ run on one worker thread (bot/worker.py); those waiting together share one commi
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import time
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -33,6 +31,7 @@ from bot.service.errors import NotModerator, NotSeated
 from bot.service.fair import FairDraws
 from bot.service.log import GameLog
 from bot.service.results import Outcome, ReplayCheck, TableView
+from bot.service.turns import ChannelTurn, ChannelTurns
 from bot.service.undo import UndoRules
 from bot.store import ChannelSettingsRecord, DeckRecord, GuildSettingsRecord, NewRoll
 from bot.store.clock import ClockSetting, Deadline
@@ -55,7 +54,7 @@ class TableService(UndoRules, FairDraws, ClockRules):
     lock is held across that await, which is what keeps two requests of one channel apart.
     """
 
-    _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+    _turns: ChannelTurns = field(default_factory=ChannelTurns)
     _worker: Worker = field(init=False)
 
     def __post_init__(self) -> None:
@@ -75,12 +74,9 @@ class TableService(UndoRules, FairDraws, ClockRules):
         log.warning("a shared commit failed: every call in it was refused and the games held in memory dropped")
         self._forget_all()
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[channel_id] = lock
-        return lock
+    def lock(self, channel_id: int) -> ChannelTurn:
+        """`async with service.lock(channel):` one call at a time per channel, in this process."""
+        return self._turns(channel_id)
 
     def close(self) -> None:
         """Stop the worker thread (the store is closed by whoever opened it)."""
