@@ -66,6 +66,10 @@ class Lexicon(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     english: dict[str, list[str]] = Field(default_factory=dict)
+    # Everyday English a rules question uses (search, again, example) → the corpus's words: it
+    # translates a question, but is no game vocabulary (no sign a question is about the games) and
+    # does not gloss the English house rules.
+    english_general: dict[str, list[str]] = Field(default_factory=dict)
     synonyms: dict[str, list[str]] = Field(default_factory=dict)
     symbols: dict[str, str] = Field(default_factory=dict)
     patterns: dict[str, str] = Field(default_factory=dict)
@@ -104,4 +108,9 @@ def load_lexicon(path: Path) -> Lexicon:
         raw = tomllib.load(fh)
     lexicon = Lexicon.model_validate(raw)
     # English keys are matched lower-case; keep the file readable with any case.
-    return lexicon.model_copy(update={"english": {k.lower(): v for k, v in lexicon.english.items()}})
+    return lexicon.model_copy(
+        update={
+            "english": {k.lower(): v for k, v in lexicon.english.items()},
+            "english_general": {k.lower(): v for k, v in lexicon.english_general.items()},
+        }
+    )

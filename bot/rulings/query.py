@@ -36,6 +36,9 @@ _ENGLISH_UNKNOWN_WEIGHT = 0.4
 _ENGLISH_PROSE_WEIGHT = 0.4
 GENERIC_SHARE = 0.4  # a word of everyday speech (最初, 具体的, 良く): it seldom says what is asked
 PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not know
+# Everyday English the lexicon translates (search, example): it says what is asked less than a game
+# word does, and a question made of it is no more about the games than one of unknown words.
+GENERAL_WEIGHT = 0.5
 
 
 @dataclass
@@ -59,10 +62,18 @@ class Vocabulary:
     english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
     card_names: Mapping[str, str] = field(default_factory=dict)  # a card's full English name → its Japanese name
     latin_terms: frozenset[str] = frozenset()  # terms the corpus writes in Latin letters somewhere
+    # Each English key by the stems of its words (golden rules → golden rule, remove → removes): any
+    # inflection of any word of a key finds it, whichever form the lexicon or the table wrote.
+    english_stems: Mapping[str, str] = field(default_factory=dict)
+    general_english: frozenset[str] = frozenset()  # keys of everyday English: they weigh GENERAL_WEIGHT
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
         self.longest_reading = max(map(len, self.by_reading), default=0)
+        stems: dict[str, str] = {}
+        for key in self.english:
+            stems.setdefault(stem_phrase(key), key)
+        self.english_stems = stems
 
 
 @dataclass
@@ -120,6 +131,45 @@ class QueryPlan:
 _CONTRACTIONS = {"cant": "can't", "dont": "don't", "doesnt": "doesn't", "wont": "won't", "isnt": "isn't"}
 
 
+# Longest first; a suffix that would leave fewer than _MIN_STEM letters gives way to the next (using
+# → us is too short, so using → use).
+_STEM_SUFFIXES = (
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ed", ""),
+    ("ed", "e"),
+    ("es", ""),
+    ("s", ""),
+)
+_MIN_STEM = 3
+
+
+def stem_word(word: str) -> str:
+    """A crude English stem, the same for every inflection of a word (remove, removes, removed,
+    removing → remov; abilities, ability → ability; tapped, tap → tap). It only ever compares a
+    question's words with the lexicon's keys, so it needs to be consistent, not a real word."""
+    word = _CONTRACTIONS.get(word, word).removesuffix("'s").removesuffix("’s")
+    base = word
+    for suffix, repl in _STEM_SUFFIXES:
+        if not word.endswith(suffix) or len(word) - len(suffix) + len(repl) < _MIN_STEM:
+            continue
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            continue
+        base = word[: -len(suffix)] + repl
+        if suffix in ("ing", "ed") and len(base) > _MIN_STEM and base[-1] == base[-2] and base[-1] not in "lsz":
+            base = base[:-1]  # stopped → stop, tapped → tap
+        break
+    if base.endswith("e") and len(base) > _MIN_STEM:
+        base = base[:-1]  # remove → remov, as removes and removed
+    return base
+
+
+def stem_phrase(phrase: str) -> str:
+    return " ".join(stem_word(w) for w in phrase.split())
+
+
 def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> str:
     """A light English stemmer that only lands on words the lexicon knows: a key of its own first
     (triggered → trigger), then a word of a longer key (triggered, of "triggered ability")."""
@@ -152,14 +202,20 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     found = list(_LATIN_WORD.finditer(text.lower()))
     words = [m.group() for m in found]
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
+    crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
     i = 0
     while i < len(words):
         for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
-            for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
+            typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
+            # A stop word is never a crude stem's match (time is no timing, apply no applied).
+            loose = typed if n == 1 and words[i] in stop else vocab.english_stems.get(" ".join(crude[i : i + n]), typed)
+            for key in (typed, stemmed, loose):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     weight = vocab.english_weights.get(key, 1.0)
+                    if key in vocab.general_english:
+                        weight *= GENERAL_WEIGHT
                     if key in vocab.card_names:
                         plan.cards.append(vocab.card_names[key])
                     if key in vocab.card_names or key in vocab.english_weights:

@@ -174,7 +174,8 @@ class Rulebook:
             english[term.lower()] = corpus_terms([meaning])
             phrases[term.lower()] = (lexicon.prepare(meaning),)
         cards = _card_keys(lexicon)
-        for key, values in [*lexicon.english.items(), *((key, values) for key, values, _ in cards)]:
+        general = [(key, values) for key, values in lexicon.english_general.items() if key not in lexicon.english]
+        for key, values in [*lexicon.english.items(), *general, *((key, values) for key, values, _ in cards)]:
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
             phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
         glossary_terms = [row[0] for row in self.db.execute("SELECT term FROM glossary WHERE language = 'ja'")]
@@ -194,9 +195,14 @@ class Rulebook:
             synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
             lexicon=lexicon,
             keyword_terms=keyword_terms,
-            english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
+            english_weights={
+                key: weight
+                for key, _, weight in cards
+                if weight < 1.0 and key not in lexicon.english and key not in lexicon.english_general
+            },
             card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
             latin_terms=frozenset(latin),
+            general_english=frozenset(key for key, _ in general),
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}

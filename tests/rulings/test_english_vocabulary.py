@@ -1,0 +1,66 @@
+"""English questions in the words players use: any inflection of a lexicon word finds it, a general
+rules vocabulary carries English verbs and nouns to the corpus's Japanese terms, and everyday English
+neither counts as game vocabulary nor matches by accident.
+
+Every question here is written for this file; none is a question of the evaluation sets."""
+
+from __future__ import annotations
+
+from bot.rulings.models import Label
+from bot.rulings.query import stem_phrase, stem_word
+from bot.rulings.search import Rulebook
+
+HN = "horizonnotes-rules"
+JUDGE = "lgi-rules-class-10"
+
+
+def test_every_inflection_of_a_word_has_one_stem() -> None:
+    assert len({stem_word(w) for w in ("remove", "removes", "removed", "removing")}) == 1
+    assert len({stem_word(w) for w in ("ability", "abilities")}) == 1
+    assert len({stem_word(w) for w in ("tap", "tapped", "tapping", "taps")}) == 1
+    assert len({stem_word(w) for w in ("use", "uses", "used", "using")}) == 1
+    assert stem_phrase("golden rules") == stem_phrase("golden rule")
+    # Short words and words ending in -ss, -us, -is keep their letters.
+    assert stem_word("is") == "is" and stem_word("pass") == "pass" and stem_word("status") == "status"
+
+
+def test_a_terminology_row_is_found_in_another_inflection(rulebook: Rulebook) -> None:
+    """The judge class's table writes "golden rules" and "sequential effects"; a player writes one."""
+    plan = rulebook.plan("Which golden rule says what wins when two effects disagree?")
+    assert "en:golden rules" in plan.units
+    hits = rulebook.search("Which golden rule says what wins when two effects disagree?").hits
+    assert any("黄金律" in h.text for h in hits)
+    assert "en:sequential effects" in rulebook.plan("how does a sequential effect resolve").units
+
+
+def test_an_english_verb_in_any_form_reaches_the_japanese_passage(rulebook: Rulebook) -> None:
+    """died / dies: the HorizonNotes step where a unit at 0 HP is knocked out."""
+    for question in (
+        "In HorizonNotes, what happens to my follower after it died?",
+        "HorizonNotes: a follower dies, where does the card end up?",
+    ):
+        assert f"{HN}/17/05" in [h.id for h in rulebook.search(question).hits[:2]], question
+
+
+def test_general_vocabulary_finds_a_rule_worded_differently(rulebook: Rulebook) -> None:
+    """Mana, refill and face-up are not the corpus's words, but the rules they name are there."""
+    assert f"{HN}/06/02" in [h.id for h in rulebook.search("In HorizonNotes how do I refill my hand?").hits]
+    assert "エーテル" in rulebook.plan("how much mana do I get").terms
+    hits = rulebook.search("Lorcana: do the cards below a banished character go to the discard face-up?").hits
+    assert hits and hits[0].id.startswith(f"{JUDGE}/08/")
+
+
+def test_a_stop_word_never_matches_a_key_by_its_stem(rulebook: Rulebook) -> None:
+    """time is no timing, apply no applied: only a content word is matched loosely."""
+    plan = rulebook.plan("does it apply all the time")
+    assert not any(unit.startswith("en:") for unit in plan.units)
+
+
+def test_everyday_english_is_no_game_vocabulary(rulebook: Rulebook) -> None:
+    """search and example translate a rules question, but a question made of them is not
+    about the games, and a real word is not read as a typo of a short key."""
+    plan = rulebook.plan("Could you search for an example of a good essay?")
+    assert {"en:search", "en:example"} <= set(plan.units)
+    answer = rulebook.search("Could you search for an example of a good essay?")
+    assert answer.label is Label.OUTSIDE and not answer.hits
+    assert rulebook.plan("When does the tournament start?").corrections == []
