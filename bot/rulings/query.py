@@ -198,9 +198,26 @@ def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> st
     return word
 
 
+def _latin_spans(text: str, vocab: Vocabulary) -> list[tuple[int, int, str]]:
+    """The Latin words of a (lower-case) text with their offsets. A hyphenated word nothing knows
+    whole (damage-prevention, mid-challenge) is its parts."""
+    out: list[tuple[int, int, str]] = []
+    for m in _LATIN_WORD.finditer(text):
+        word = m.group()
+        known = word in vocab.english_keys_words or word in vocab.df or stem_word(word) in vocab.english_stems
+        if "-" not in word or known:
+            out.append((m.start(), m.end(), word))
+            continue
+        at = m.start()
+        for part in word.split("-"):
+            out.append((at, at + len(part), part))
+            at += len(part) + 1
+    return out
+
+
 def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
-    found = list(_LATIN_WORD.finditer(text.lower()))
-    words = [m.group() for m in found]
+    found = _latin_spans(text.lower(), vocab)
+    words = [word for _, _, word in found]
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
@@ -248,10 +265,10 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 for piece in re.findall(r"[a-z]+|[0-9]+", word):
                     if piece in vocab.df:
                         plan.add(piece, vocab)
-            elif text[found[i].start()].isupper() and (
+            elif text[found[i][0]].isupper() and (
                 sudachi := [
                     t.term
-                    for t in tokens(text[found[i].start() : found[i].end()])
+                    for t in tokens(text[found[i][0] : found[i][1]])
                     if t.term in vocab.df and t.term in vocab.latin_terms
                 ]
             ):
@@ -263,7 +280,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     plan.add(term, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
-                if _is_name(text, found[i].start()) and word not in plan.unknown_names:
+                if _is_name(text, found[i][0]) and word not in plan.unknown_names:
                     plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
             i += 1
 

@@ -27,7 +27,7 @@ from bot.rulings.glossary import Lexicon
 from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import split_parts
-from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
+from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match, stem_word
 from bot.rulings.tokenize import normalize, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
@@ -217,9 +217,21 @@ class Rulebook:
         # What an unknown word may be a typo of: English words the lexicon translates, or corpus terms
         # of the same script (a Latin typo never suggests a Japanese term, nor the reverse). Words are
         # filed under each pair of characters they hold, so a typo is compared with few of them.
-        words = [t for t in df if len(t) > 1] + [key for key in english if " " not in key]
-        self._latin_words = frozenset(key for key in english if " " not in key) | frozenset(
-            a.lower() for aliases in lexicon.games.values() for a in aliases if _LATIN.match(a.lower())
+        # A word of a longer key that is a form of a one-word key is a form a typo may be near
+        # (trigered → triggered, of "triggered ability", → trigger).
+        forms = {
+            word
+            for key in english
+            if " " in key
+            for word in key.split()
+            if " " not in self.vocab.english_stems.get(stem_word(word), " ")
+        }
+        single = [key for key in english if " " not in key]
+        words = [t for t in df if len(t) > 1] + single + sorted(forms)
+        self._latin_words = (
+            frozenset(single)
+            | frozenset(forms)
+            | frozenset(a.lower() for aliases in lexicon.games.values() for a in aliases if _LATIN.match(a.lower()))
         )
         self._pairs: dict[str, list[str]] = {}
         for word in sorted(set(words)):
@@ -291,7 +303,11 @@ class Rulebook:
                 meant = self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
-            targets = self.vocab.english.get(meant, (meant,)) if _LATIN.match(meant) else (meant,)
+            if _LATIN.match(meant):
+                key = meant if meant in self.vocab.english else self.vocab.english_stems.get(stem_word(meant), meant)
+                targets = self.vocab.english.get(key, (meant,))
+            else:
+                targets = (meant,)
             if not any(t in self.vocab.df for t in targets):
                 continue
             del plan.unknown[word]
