@@ -70,9 +70,12 @@ class Vocabulary:
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
         self.longest_reading = max(map(len, self.by_reading), default=0)
+        # A stem a stop word shares is no sign of the key (times, time → tim: no timing).
+        stop = {stem_word(w) for w in self.lexicon.english_stopwords}
         stems: dict[str, str] = {}
         for key in self.english:
-            stems.setdefault(stem_phrase(key), key)
+            if stem_phrase(key) not in stop:
+                stems.setdefault(stem_phrase(key), key)
         self.english_stems = stems
 
 
