@@ -101,6 +101,9 @@ class QueryPlan:
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
+    # Terms of the names the question gives (a card the corpus discusses, typed as it spells it or
+    # by its English name): in a passage, a word inside a card's name counts only for these.
+    named: set[str] = field(default_factory=set)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term

@@ -60,6 +60,10 @@ MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywher
 # share of a known word of the same rarity in the question's coverage: a long question full of them
 # still finds its passage, and they never decide the label alone.
 UNKNOWN_SHARE = 0.25
+# A word of the question found in a passage only inside a card's or ability's name (最大 in 《…オレの
+# 最大のファン…》) is no sign the passage is about it: it counts this share, unless the question names
+# that card.
+NAME_ONLY_SHARE = 0.3
 NUMBER_WEIGHT = 0.3
 # A typo is corrected when it reads as the same word (返還 → 変換: one reading) or is this close in
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
@@ -108,6 +112,7 @@ class _Candidate:
     coverage: float
     rank: float
     terms: frozenset[str]
+    name_only: frozenset[str] = frozenset()  # the question's terms found only inside names here
 
     @property
     def house(self) -> bool:
@@ -142,6 +147,10 @@ class Rulebook:
         }
         passages = int(self._meta("passages"))
         self.names = tuple(json.loads(self._meta("names") or "[]"))
+        # Each name and its character part (エルサ of エルサ – 冬の精霊) with its terms: a question typing
+        # one names that card.
+        heads = {part.strip() for name in self.names for part in (name, re.split(r"\s[-–—]\s", name)[0])}
+        self.name_terms = {head: frozenset(t.term for t in tokens(head)) for head in sorted(heads) if len(head) >= 2}
         self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
@@ -285,6 +294,13 @@ class Rulebook:
         for name in self.names:  # a name the corpus quotes, typed without its brackets
             if name in plan.text and name not in plan.literals:
                 plan.literals.append(name)
+        for head, terms in self.name_terms.items():
+            if head in plan.text:
+                plan.named |= terms
+        for card in plan.cards:
+            plan.named |= {t.term for t in tokens(card)}
+        for members in (m for unit, m in plan.units.items() if unit.removeprefix("en:") in self.vocab.english_weights):
+            plan.named |= set(members)  # a character's English name alone (Elsa)
         return plan
 
     def _correct(self, plan: QueryPlan) -> None:
@@ -393,13 +409,27 @@ class Rulebook:
 
     # --- ranking ------------------------------------------------------------------------------
 
-    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str], unknown_share: float = UNKNOWN_SHARE) -> float:
+    def _coverage(
+        self,
+        plan: QueryPlan,
+        passage_terms: frozenset[str],
+        unknown_share: float = UNKNOWN_SHARE,
+        name_only: frozenset[str] = frozenset(),
+    ) -> float:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
-        count little (fully, when asking whether the question is about the corpus at all)."""
+        count little (fully, when asking whether the question is about the corpus at all); a unit
+        found only inside a name the question does not give counts NAME_ONLY_SHARE."""
         units, known = self._unit_weights(plan)
         total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
-        found = sum(weight for members, weight in units if not passage_terms.isdisjoint(members))
+        found = 0.0
+        for members, weight in units:
+            if passage_terms.isdisjoint(members):
+                continue
+            if name_only and (members & passage_terms) <= name_only and members.isdisjoint(plan.named):
+                found += NAME_ONLY_SHARE * weight
+            else:
+                found += weight
         return found / total if total else 0.0
 
     def _unit_weights(self, plan: QueryPlan) -> tuple[list[tuple[frozenset[str], float]], float]:
@@ -450,6 +480,7 @@ class Rulebook:
             rowids,
         ).fetchall()
         scored = []
+        name_only: dict[int, frozenset[str]] = {}
         for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
             if game is not None and pgame != game:
                 continue
@@ -457,16 +488,30 @@ class Rulebook:
             bonus = self._bonus(plan, Kind(kind), name, plain)
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
+            name_only[rowid] = _name_only(plan, columns)
         bm25 = [self._bm25f(plan, s[-1]) for s in scored]
         best = max(bm25, default=0.0) or 1.0
         out = []
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, _), score in zip(
             scored, bm25, strict=True
         ):
-            coverage = self._coverage(plan, present)
+            coverage = self._coverage(plan, present, name_only=name_only[rowid])
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
             out.append(
-                _Candidate(rowid, pid, pgame, kind, document, section, citations, score, coverage, rank, present)
+                _Candidate(
+                    rowid,
+                    pid,
+                    pgame,
+                    kind,
+                    document,
+                    section,
+                    citations,
+                    score,
+                    coverage,
+                    rank,
+                    present,
+                    name_only[rowid],
+                )
             )
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
@@ -608,7 +653,7 @@ class Rulebook:
             sub = self.plan(piece)
             if not sub.units:
                 continue
-            scored = [(self._coverage(sub, c.terms), c.rank, c) for c in pool]
+            scored = [(self._coverage(sub, c.terms, name_only=c.name_only), c.rank, c) for c in pool]
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
         return [p for p in out if p] if len(out) > 1 else []
@@ -746,6 +791,19 @@ class Rulebook:
                 close.append(meant)
         own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
         return [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))][:limit]
+
+
+def _name_only(plan: QueryPlan, columns: Sequence[str]) -> frozenset[str]:
+    """The question's terms that a passage holds only inside names: no more often in its body than in
+    its names column, and not in its heading."""
+    body, heading, names = (column.split() for column in columns)
+    if not names:
+        return frozenset()
+    in_names = Counter(t for t in names if t in plan.weights)
+    if not in_names:
+        return frozenset()
+    in_body = Counter(t for t in body if t in in_names)
+    return frozenset(t for t, n in in_names.items() if in_body[t] <= n and t not in heading)
 
 
 def _whole_term(lexicon: Lexicon, word: str, stop: frozenset[str]) -> str:

@@ -118,3 +118,13 @@ def test_a_long_question_naming_a_term_gets_the_rule_before_the_definition(ruleb
     assert rulebook.search("エーテル変換とは？").hits[0].kind is Kind.DEFINITION
     long = "エーテル変換について、手札のスペルカードは何枚ずつエーテルエリアに送れて、相手と交互に続くのか知りたい"
     assert rulebook.search(long).hits[0].kind is not Kind.DEFINITION
+
+
+def test_a_word_inside_a_card_name_is_no_topic_of_its_passage(rulebook: Rulebook) -> None:
+    """最大 is in the judge class only inside 《フリン・ライダー – オレの最大のファンであるオレ》, 冬 only inside
+    《エルサ – 冬の精霊》: a question using the word is not about those cards. Naming the card still
+    finds its passage."""
+    assert f"{JUDGE}/06/07" not in top_ids(rulebook, "最大3体まで選べる効果で、1体だけ選ぶのはあり？")
+    assert top_ids(rulebook, "冬の間だけ効く効果ってある？", k=1)[0] != f"{JUDGE}/03/04"
+    assert top_ids(rulebook, "フリン・ライダーのロア値がマイナスになったらどうなる？", k=1) == [f"{JUDGE}/06/07"]
+    assert top_ids(rulebook, "When Flynn Rider has negative lore, what happens?", k=1) == [f"{JUDGE}/06/07"]
