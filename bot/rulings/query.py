@@ -104,6 +104,8 @@ class QueryPlan:
     # Terms of the names the question gives (a card the corpus discusses, typed as it spells it or
     # by its English name): in a passage, a word inside a card's name counts only for these.
     named: set[str] = field(default_factory=set)
+    # Characters the corpus has a card of, named by the question with another version name.
+    other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
@@ -221,14 +223,45 @@ def _latin_spans(text: str, vocab: Vocabulary) -> list[tuple[int, int, str]]:
     return out
 
 
+# A card's full name as players write it: a name, a dash, and a version name, each a run of
+# capitalised words (small words between them): "Tinker Bell - Giant Fairy", "Hades – King of Olympus".
+_TITLE_WORD = r"(?:[A-Z][\w'’.]*|of|the|and|with|for|in|to|a|an|on|from|at|&|'n'|’n’)"
+_CARD_NAME = re.compile(
+    rf"(?<![\w'’])[A-Z][\w'’.]*(?:\s+{_TITLE_WORD})*\s+[-–—]\s+(?P<version>[A-Z][\w'’.]*(?:\s+{_TITLE_WORD})*)"
+)
+
+
+def _version_spans(text: str, stop: frozenset[str]) -> list[tuple[int, int]]:
+    """Where the question writes a card's version name ("Giant Fairy" of "Tinker Bell - Giant Fairy"):
+    its words name a card, they are no rules words (Ready of "Ready for Adventure" asks nothing about
+    readying). A dash before a question ("Lorcana - Does Ward …") is no card name."""
+    out = []
+    for m in _CARD_NAME.finditer(text):
+        version = m.group("version")
+        if version.split()[0].lower() in stop:
+            continue
+        end = m.start("version") + len(version.rstrip("?.!,"))
+        out.append((m.start("version"), end))
+    return out
+
+
 def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     found = _latin_spans(text.lower(), vocab)
     words = [word for _, _, word in found]
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
+    versions = _version_spans(text, stop)
+    in_version = [any(b <= at < e for b, e in versions) for at, _, _ in found]
     i = 0
     while i < len(words):
+        if in_version[i]:  # a word of a version name no card key of the lexicon took: part of a name
+            if words[i] not in stop and not words[i].isdigit():
+                plan.unknown[words[i]] = _ENGLISH_UNKNOWN_WEIGHT
+                if words[i] not in plan.unknown_names:
+                    plan.unknown_names.append(words[i])
+            i += 1
+            continue
         for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
             typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
             # A stop word is never a crude stem's match (time is no timing, apply no applied).
@@ -243,6 +276,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                         plan.cards.append(vocab.card_names[key])
                     if key in vocab.card_names or key in vocab.english_weights:
                         plan.card_keys.append(key)
+                    if key in vocab.english_weights and i + n < len(words) and in_version[i + n]:
+                        plan.other_versions.append(key)  # Rapunzel - Gifted with Healing: not the corpus's Rapunzel
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
                     for word in key.split():  # the English words too: the house rules are in English

@@ -299,8 +299,12 @@ class Rulebook:
                 plan.named |= terms
         for card in plan.cards:
             plan.named |= {t.term for t in tokens(card)}
-        for members in (m for unit, m in plan.units.items() if unit.removeprefix("en:") in self.vocab.english_weights):
-            plan.named |= set(members)  # a character's English name alone (Elsa)
+        for unit, members in plan.units.items():
+            key = unit.removeprefix("en:")
+            if key in self.vocab.english_weights and key not in plan.other_versions:
+                plan.named |= set(members)  # a character's English name alone (Elsa)
+        for key in plan.other_versions:  # another version of the character is another card
+            plan.named -= set(plan.units.get(f"en:{key}", ()))
         return plan
 
     def _correct(self, plan: QueryPlan) -> None:

@@ -64,3 +64,24 @@ def test_everyday_english_is_no_game_vocabulary(rulebook: Rulebook) -> None:
     answer = rulebook.search("Could you search for an example of a good essay?")
     assert answer.label is Label.OUTSIDE and not answer.hits
     assert rulebook.plan("When does the tournament start?").corrections == []
+
+
+def test_a_version_name_is_part_of_a_card_name_not_rules_words(rulebook: Rulebook) -> None:
+    """Ready and Support in a card's version name ask nothing about readying or supporting; a dash
+    before a question is no card name."""
+    plan = rulebook.plan("Moana - Ready to Support Everyone gets +1 lore this turn: when does that end?")
+    assert "en:ready" not in plan.units and "en:support" not in plan.units
+    assert {"ready", "support"} <= set(plan.unknown)
+    assert "en:ward" in rulebook.plan("Lorcana - Does Ward stop a song from choosing it?").units
+    # A card of the lexicon is still its card, version name and all.
+    assert "en:elsa spirit of winter" in rulebook.plan("Elsa - Spirit of Winter exerts two characters").units
+
+
+def test_another_version_of_a_character_is_another_card(rulebook: Rulebook) -> None:
+    """The judge class discusses Rapunzel - Ready for Adventure; Rapunzel with another version name is
+    another card, so the rule asked about comes before that card's passage."""
+    question = "Rapunzel - Friend of the Forest tells me to choose up to 2 characters. May I choose none?"
+    assert "rapunzel" in rulebook.plan(question).other_versions
+    hits = [h.id for h in rulebook.search(question).hits]
+    assert hits[0] != f"{JUDGE}/10/04"
+    assert f"{JUDGE}/04/03" in hits
