@@ -60,9 +60,9 @@ MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywher
 # share of a known word of the same rarity in the question's coverage: a long question full of them
 # still finds its passage, and they never decide the label alone.
 UNKNOWN_SHARE = 0.25
-# A word of the question found in a passage only inside a card's or ability's name (最大 in 《…オレの
-# 最大のファン…》) is no sign the passage is about it: it counts this share, unless the question names
-# that card.
+# An everyday word of the question found in a passage only inside a card's or ability's name (最大 in
+# 《…オレの最大のファン…》) is no sign the passage is about it: it counts this share, unless the
+# question names that card. Game words (<魔除>, a keyword, is bracketed as a name) count fully.
 NAME_ONLY_SHARE = 0.3
 NUMBER_WEIGHT = 0.3
 # A typo is corrected when it reads as the same word (返還 → 変換: one reading) or is this close in
@@ -294,8 +294,9 @@ class Rulebook:
         for name in self.names:  # a name the corpus quotes, typed without its brackets
             if name in plan.text and name not in plan.literals:
                 plan.literals.append(name)
+        folded = plan.text.lower()
         for head, terms in self.name_terms.items():
-            if head in plan.text:
+            if head.lower() in folded:
                 plan.named |= terms
         for card in plan.cards:
             plan.named |= {t.term for t in tokens(card)}
@@ -492,7 +493,7 @@ class Rulebook:
             bonus = self._bonus(plan, Kind(kind), name, plain)
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
-            name_only[rowid] = _name_only(plan, columns)
+            name_only[rowid] = _name_only(plan, columns) - self.game_words
         bm25 = [self._bm25f(plan, s[-1]) for s in scored]
         best = max(bm25, default=0.0) or 1.0
         out = []
