@@ -90,6 +90,7 @@ GAME_SHARE = 0.7
 HOUSE_COVERAGE = 0.4
 HOUSE_MARGIN = 0.05
 HOUSE_TIE_RATIO = 1.5
+HOUSE_SETTLE_RATIO = 1.0  # carrying more of the question, it must match as strongly as the best rule passage
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
@@ -631,12 +632,17 @@ class Rulebook:
 
     def _house_settles(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
         """Whether a house rule speaks to the question better than any rule passage: it carries more
-        of the question, or as much and matches it much more strongly."""
+        of the question and matches it at least as strongly, or as much and much more strongly.
+
+        Carrying more is not enough alone: a house rule is a long paragraph that quotes the rules and
+        is glossed with the lexicon's words, so it holds some of almost any question's words (an
+        English question's most of all, matched through the same lexicon). A weaker match only makes
+        it a house rule near the question (`_house_near`)."""
         if house.coverage < HOUSE_COVERAGE:
             return False
-        if house.coverage >= best + HOUSE_MARGIN:
-            return True
         strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
+        if house.coverage >= best + HOUSE_MARGIN:
+            return house.score >= HOUSE_SETTLE_RATIO * strongest
         return house.coverage >= best - 0.01 and house.score >= HOUSE_TIE_RATIO * strongest
 
     def _house_near(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:

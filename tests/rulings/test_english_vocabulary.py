@@ -85,3 +85,14 @@ def test_another_version_of_a_character_is_another_card(rulebook: Rulebook) -> N
     hits = [h.id for h in rulebook.search(question).hits]
     assert hits[0] != f"{JUDGE}/10/04"
     assert f"{JUDGE}/04/03" in hits
+
+
+def test_an_english_question_the_rules_answer_is_not_called_silent(rulebook: Rulebook) -> None:
+    """The English house rules hold many of an English question's words (and the lexicon's glosses of
+    them): carrying more of the question with a weaker match does not make the rulebook silent."""
+    answer = rulebook.search("Does DEF reduce the damage from a spell card?")
+    assert answer.label is not Label.SILENT
+    assert len(answer.hits) == 3
+    assert {f"{HN}/15/01", f"{HN}/15/02"} & {h.id for h in answer.hits}
+    # Where the house rule carries more and matches as strongly, the rulebook is still silent.
+    assert rulebook.search("In HorizonNotes, can a player concede the game?").label is Label.SILENT
