@@ -13,7 +13,7 @@ _CUT = re.compile(
     r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに)[、,]?"
     r"|[;；]\s*"
     r"|,?\s+(?:and also|and then|also|plus)\s+"
-    r"|,\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\b)",
+    r"|,?\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\s+\S+\s+\S)",
     re.IGNORECASE,
 )
 MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to the part beside them

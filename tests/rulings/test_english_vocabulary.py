@@ -7,6 +7,7 @@ Every question here is written for this file; none is a question of the evaluati
 from __future__ import annotations
 
 from bot.rulings.models import Label
+from bot.rulings.parts import split_parts
 from bot.rulings.query import stem_phrase, stem_word
 from bot.rulings.search import Rulebook
 
@@ -96,3 +97,12 @@ def test_an_english_question_the_rules_answer_is_not_called_silent(rulebook: Rul
     assert {f"{HN}/15/01", f"{HN}/15/02"} & {h.id for h in answer.hits}
     # Where the house rule carries more and matches as strongly, the rulebook is still silent.
     assert rulebook.search("In HorizonNotes, can a player concede the game?").label is Label.SILENT
+
+
+def test_an_english_question_joined_by_and_has_two_parts() -> None:
+    """ "… and when does …" asks a second question, with or without a comma before it."""
+    assert split_parts("How is the lore counted and when does the bonus end?") == [
+        "How is the lore counted",
+        "when does the bonus end?",
+    ]
+    assert len(split_parts("Who picks the target and when?")) == 1  # no second question, only its word
