@@ -66,6 +66,7 @@ class Vocabulary:
     # inflection of any word of a key finds it, whichever form the lexicon or the table wrote.
     english_stems: Mapping[str, str] = field(default_factory=dict)
     general_english: frozenset[str] = frozenset()  # keys of everyday English: they weigh GENERAL_WEIGHT
+    name_words: frozenset[str] = frozenset()  # words of the names the corpus quotes in Latin letters (Forever Strong)
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -225,13 +226,25 @@ def _latin_spans(text: str, vocab: Vocabulary) -> list[tuple[int, int, str]]:
 
 # A card's full name as players write it: a name, a dash, and a version name, each a run of
 # capitalised words (small words between them): "Tinker Bell - Giant Fairy", "Hades – King of Olympus".
-_TITLE_WORD = r"(?:[A-Z][\w'’.]*|of|the|and|with|for|in|to|a|an|on|from|at|&|'n'|’n’)"
+_TITLE_WORD = r"(?:[A-Z][\w'’.]*|(?:of|the|and|with|for|in|to|a|an|on|from|at|&|'n'|’n’)(?![\w'’]))"
 _CARD_NAME = re.compile(
     rf"(?<![\w'’])[A-Z][\w'’.]*(?:\s+{_TITLE_WORD})*\s+[-–—]\s+(?P<version>[A-Z][\w'’.]*(?:\s+{_TITLE_WORD})*)"
 )
 
 
-def _version_spans(text: str, stop: frozenset[str]) -> list[tuple[int, int]]:
+_AND = re.compile(r"\s+(?:and|&)\s+([\w'’]+)")
+
+
+def _name_end(name: str, start: int, vocab: Vocabulary) -> int:
+    """Where a name that runs on with "and" ends: before "and Ward" (a rules word), not before
+    "& Jetsam"."""
+    for m in _AND.finditer(name):
+        if m.group(1).lower() in vocab.english:
+            return start + m.start()
+    return start + len(name.rstrip("?.!,"))
+
+
+def _version_spans(text: str, stop: frozenset[str], vocab: Vocabulary) -> list[tuple[int, int]]:
     """Where the question writes a card's version name ("Giant Fairy" of "Tinker Bell - Giant Fairy"):
     its words name a card, they are no rules words (Ready of "Ready for Adventure" asks nothing about
     readying). A dash before a question ("Lorcana - Does Ward …") is no card name."""
@@ -240,8 +253,40 @@ def _version_spans(text: str, stop: frozenset[str]) -> list[tuple[int, int]]:
         version = m.group("version")
         if version.split()[0].lower() in stop:
             continue
-        end = m.start("version") + len(version.rstrip("?.!,"))
-        out.append((m.start("version"), end))
+        out.append((m.start("version"), _name_end(version, m.start("version"), vocab)))
+    return out
+
+
+_TITLE_RUN = re.compile(rf"(?<![\w'’])[A-Z][\w'’]*(?:\s+{_TITLE_WORD})*")
+
+
+def _title_name_spans(text: str, vocab: Vocabulary, stop: frozenset[str]) -> list[tuple[int, int]]:
+    """Runs of capitalised words that hold a word nothing knows: a card's name written without its
+    version ("Dragon Fire", "Be Prepared"), whose known words (Fire) are no rules words. A run the
+    lexicon knows whole (a card of the corpus) or made only of known words (Does Ward) is no such name."""
+    games = {w for aliases in vocab.lexicon.games.values() for a in aliases for w in a.lower().split()}
+    out = []
+    for m in _TITLE_RUN.finditer(text):
+        words = [w.lower() for w in _LATIN_WORD.findall(m.group().lower())]
+        capitals = [w for w in m.group().split() if w[:1].isupper()]
+        if len(capitals) < 2 or " ".join(words) in vocab.english or stem_phrase(" ".join(words)) in vocab.english_stems:
+            continue
+
+        def known(word: str) -> bool:
+            return (
+                word in stop
+                or word in games
+                or word in vocab.english
+                or word in vocab.df
+                or word in vocab.english_keys_words
+                or word in vocab.name_words
+                or stem_word(word) in vocab.english_keys_words
+                or stem_word(word) in vocab.english_stems
+                or _CONTRACTIONS.get(word, word) in vocab.english
+            )
+
+        if not all(known(w) for w in words):
+            out.append((m.start(), _name_end(m.group(), m.start(), vocab)))
     return out
 
 
@@ -251,7 +296,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
-    versions = _version_spans(text, stop)
+    versions = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
     in_version = [any(b <= at < e for b, e in versions) for at, _, _ in found]
     i = 0
     while i < len(words):
@@ -278,6 +323,11 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                         plan.card_keys.append(key)
                     if key in vocab.english_weights and i + n < len(words) and in_version[i + n]:
                         plan.other_versions.append(key)  # Rapunzel - Gifted with Healing: not the corpus's Rapunzel
+                    if key in vocab.card_names:  # the card's own version name: what follows it is no name
+                        j = i + n
+                        while j < len(words) and in_version[j]:
+                            in_version[j] = False
+                            j += 1
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
                     for word in key.split():  # the English words too: the house rules are in English

@@ -213,6 +213,7 @@ class Rulebook:
             card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
             latin_terms=frozenset(latin),
             general_english=frozenset(key for key, _ in general),
+            name_words=frozenset(w for name in self.names for w in _WORD.findall(name.lower())),
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}

@@ -106,3 +106,15 @@ def test_an_english_question_joined_by_and_has_two_parts() -> None:
         "when does the bonus end?",
     ]
     assert len(split_parts("Who picks the target and when?")) == 1  # no second question, only its word
+
+
+def test_a_capitalised_name_holding_an_unknown_word_is_a_name(rulebook: Rulebook) -> None:
+    """A card named without its version ("Glimmering Shift") is a name: its known word is no rules
+    word. Capitalised rules words alone ("Does Ward …") and a name joined to a rules word by "and"
+    stay rules words."""
+    plan = rulebook.plan("Glimmering Shift says ready chosen character. Does it work?")
+    assert "en:shift" not in plan.units and "en:ready" in plan.units
+    assert "glimmering" in plan.unknown and "shift" in plan.unknown
+    assert "en:ward" in rulebook.plan("Does Ward Stop a song?").units
+    plan = rulebook.plan("Lantern Keeper - Night Watch and Ward: can it be chosen?")
+    assert "en:ward" in plan.units and "night" in plan.unknown
