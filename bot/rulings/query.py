@@ -114,6 +114,8 @@ class QueryPlan:
     unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
         default=None, repr=False
     )
+    # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
+    unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 
     def add(
         self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True

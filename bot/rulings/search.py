@@ -64,6 +64,7 @@ UNKNOWN_SHARE = 0.25
 # 《…オレの最大のファン…》) is no sign the passage is about it: it counts this share, unless the
 # question names that card. Game words (<魔除>, a keyword, is bracketed as a name) count fully.
 NAME_ONLY_SHARE = 0.3
+ALT_POWER = 0.33
 NUMBER_WEIGHT = 0.3
 # A typo is corrected when it reads as the same word (返還 → 変換: one reading) or is this close in
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
@@ -180,14 +181,29 @@ class Rulebook:
 
         english: dict[str, tuple[str, ...]] = {}
         phrases: dict[str, tuple[str, ...]] = {}
+        # A translation or synonym of several words is one alternative: a passage holding only some
+        # of its words (the ターン of ターンに1度) carries only their share of it.
+        alternatives: dict[str, list[frozenset[str]]] = {}
+        english_stop = frozenset(lexicon.english_stopwords)
         for term, meaning in self.db.execute("SELECT term, meaning FROM glossary WHERE language = 'en'"):
             english[term.lower()] = corpus_terms([meaning])
             phrases[term.lower()] = (lexicon.prepare(meaning),)
+            alternatives[f"en:{term.lower()}"] = [frozenset(corpus_terms([meaning]))]
         cards = _card_keys(lexicon)
         general = [(key, values) for key, values in lexicon.english_general.items() if key not in lexicon.english]
         for key, values in [*lexicon.english.items(), *general, *((key, values) for key, values, _ in cards)]:
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
             phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
+            alternatives.setdefault(f"en:{key}", []).extend(frozenset(corpus_terms([v])) for v in values)
+        for key in english:  # the English words themselves, as the English house rules write them
+            own = frozenset(w for w in key.split() if w not in english_stop)
+            if own:
+                alternatives.setdefault(f"en:{key}", []).append(own)
+        for word, values in lexicon.synonyms.items():
+            alternatives.setdefault(normalize(word), []).extend(frozenset(corpus_terms([v])) for v in values)
+        self.alternatives = {
+            unit: tuple(dict.fromkeys(alt for alt in alts if alt)) for unit, alts in alternatives.items()
+        }
         glossary_terms = [row[0] for row in self.db.execute("SELECT term FROM glossary WHERE language = 'ja'")]
         # Keywords are whole terms: a keyword the segmenter cuts in two is kept only as one unit of
         # the question, never as its fragments (値 of ロア値 is no keyword).
@@ -430,13 +446,13 @@ class Rulebook:
         units, known = self._unit_weights(plan)
         total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
         found = 0.0
-        for members, weight in units:
+        for (members, weight), alternatives in zip(units, plan.unit_alternatives, strict=True):
             if passage_terms.isdisjoint(members):
                 continue
+            share = self._share(alternatives, passage_terms)
             if name_only and (members & passage_terms) <= name_only and members.isdisjoint(plan.named):
-                found += NAME_ONLY_SHARE * weight
-            else:
-                found += weight
+                share *= NAME_ONLY_SHARE
+            found += share * weight
         return found / total if total else 0.0
 
     def _unit_weights(self, plan: QueryPlan) -> tuple[list[tuple[frozenset[str], float]], float]:
@@ -449,7 +465,27 @@ class Rulebook:
                 weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
                 units.append((frozenset(members), weight * (NUMBER_WEIGHT if _NUMBER.match(unit) else 1.0)))
             plan.unit_weights = (key, units, sum(w for _, w in units))
+            plan.unit_alternatives = [self._alternatives(unit, members) for unit, members in plan.units.items()]
         return plan.unit_weights[1], plan.unit_weights[2]
+
+    def _alternatives(self, unit: str, members: Sequence[str]) -> tuple[tuple[frozenset[str], float], ...]:
+        """The ways a passage can carry a unit, each with its terms' summed idf: every translation or
+        synonym of several words is one; a member no such alternative holds is one of its own."""
+        alts = [alt for alt in self.alternatives.get(unit, ()) if len(alt) > 1]
+        if not alts:
+            return ()
+        held = frozenset().union(*alts)
+        alts += [frozenset({m}) for m in members if m not in held]
+        return tuple((alt, sum(self.idf(t) for t in alt)) for alt in alts)
+
+    def _share(self, alternatives: tuple[tuple[frozenset[str], float], ...], passage_terms: frozenset[str]) -> float:
+        """How much of a unit a passage carries: the best alternative's idf-weighted share present."""
+        if not alternatives:
+            return 1.0
+        return max(
+            (sum(self.idf(t) for t in alt if t in passage_terms) / total if total else 0.0)
+            for alt, total in alternatives
+        )
 
     def _candidates(self, plan: QueryPlan, game: str | None, prefer: str | None = None) -> list[_Candidate]:
         """Retrieve with FTS5 on the question's rarer terms, then score every candidate in Python with

@@ -118,3 +118,15 @@ def test_a_capitalised_name_holding_an_unknown_word_is_a_name(rulebook: Rulebook
     assert "en:ward" in rulebook.plan("Does Ward Stop a song?").units
     plan = rulebook.plan("Lantern Keeper - Night Watch and Ward: can it be chosen?")
     assert "en:ward" in plan.units and "night" in plan.unknown
+
+
+def test_a_translation_of_several_words_is_carried_in_part_by_one_of_them(rulebook: Rulebook) -> None:
+    """once per turn is ターンに1度: a passage that only says ターン carries a small part of it, not all of
+    it; one that says ターンに1度 carries it whole. The same for a synonym of several words."""
+    plan = rulebook.plan("once per turn")
+    assert rulebook._coverage(plan, frozenset({"ターン"})) < 0.5  # it was the whole of it
+    assert rulebook._coverage(plan, frozenset({"ターン", "1", "度"})) > 0.95
+    plan = rulebook.plan("先攻はどうやって決める？")
+    assert "先攻" in plan.units
+    whole = rulebook._coverage(plan, frozenset({"ターン", "プレーヤー", "決定", "先攻"}))
+    assert rulebook._coverage(plan, frozenset({"ターン"})) < whole / 3
