@@ -130,3 +130,14 @@ def test_a_translation_of_several_words_is_carried_in_part_by_one_of_them(rulebo
     assert "先攻" in plan.units
     whole = rulebook._coverage(plan, frozenset({"ターン", "プレーヤー", "決定", "先攻"}))
     assert rulebook._coverage(plan, frozenset({"ターン"})) < whole / 3
+
+
+def test_also_inside_a_sentence_does_not_cut_it() -> None:
+    """ "Does it also apply …" is one question; ", also …" and "and also …" start another, and a
+    sentence ending in a quote ends there."""
+    assert len(split_parts("Does a bonus also apply on my opponent's turn?")) == 1
+    assert len(split_parts("Is the bonus counted twice, also does it stack with Support?")) == 2
+    assert split_parts("A card says 'this turn'. Does the bonus last?") == [
+        "A card says 'this turn'.",
+        "Does the bonus last?",
+    ]
