@@ -70,6 +70,9 @@ NUMBER_WEIGHT = 0.3
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
 TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
+# A word this short one letter away from a term is as likely another word (ミッキー is no typo of
+# ラッキー): it is corrected only to a term that begins as it does (ダメーズ → ダメージ).
+SHORT_WORD = 4
 TYPO_POOL = 200
 LATIN_TYPO_CHARS = 5
 LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
@@ -371,6 +374,8 @@ class Rulebook:
                 if len(pool) >= TYPO_POOL:
                     break
         cutoff = (LATIN_NAME_CUTOFF if capitalised else LATIN_CUTOFF) if latin else TYPO_CUTOFF
+        if len(word) <= SHORT_WORD:
+            pool = {candidate: None for candidate in pool if candidate[:1] == word[:1]}
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         return close[0] if close else None
 

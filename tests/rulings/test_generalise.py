@@ -128,3 +128,10 @@ def test_a_word_inside_a_card_name_is_no_topic_of_its_passage(rulebook: Rulebook
     assert top_ids(rulebook, "冬の間だけ効く効果ってある？", k=1)[0] != f"{JUDGE}/03/04"
     assert top_ids(rulebook, "フリン・ライダーのロア値がマイナスになったらどうなる？", k=1) == [f"{JUDGE}/06/07"]
     assert top_ids(rulebook, "When Flynn Rider has negative lore, what happens?", k=1) == [f"{JUDGE}/06/07"]
+
+
+def test_a_short_name_one_letter_from_a_card_is_no_typo_of_it(rulebook: Rulebook) -> None:
+    """ミッキー (a card the corpus does not discuss) is one letter from ラッキー, but a short word whose
+    first letter differs is another word; ダメーズ is still ダメージ."""
+    assert rulebook.plan("ミッキーの能力で2体選べる？").corrections == []
+    assert ("ダメーズ", "ダメージ") in rulebook.plan("ダメーズはいくつ？").corrections
