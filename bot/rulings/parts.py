@@ -20,9 +20,17 @@ MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to t
 MAX_PARTS = 4
 
 
+# A card's text quoted in the question (「…する。そうしたなら…」) is one piece of it: its sentence
+# ends are hidden while cutting.
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”")
+_HIDDEN = {"。": "\ue000", "？": "\ue001", "?": "\ue002", "！": "\ue003", "!": "\ue004", ".": "\ue005"}
+_SHOWN = str.maketrans({v: k for k, v in _HIDDEN.items()})
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a question; one part when it asks one thing."""
-    pieces = [p.strip() for p in _CUT.split(question[:1000]) if p and p.strip()]
+    text = _QUOTED.sub(lambda m: m.group().translate(str.maketrans(_HIDDEN)), question[:1000])
+    pieces = [p.strip().translate(_SHOWN) for p in _CUT.split(text) if p and p.strip()]
     parts: list[str] = []
     for piece in pieces:
         if parts and (len(piece) < MIN_PART_CHARS or len(parts[-1]) < MIN_PART_CHARS):

@@ -526,8 +526,11 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     plan = QueryPlan(text=text)
     for match in _PHRASE.finditer(text):
         quoted = next(g for g in match.groups() if g).strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
-        if len(quoted.strip()) > 1 and quoted.strip() not in plan.literals:
-            plan.literals.append(quoted.strip())
+        # A quote of several sentences (「〜してもよい。そうしたなら〜」) is matched sentence by sentence too.
+        sentences = [p.strip("〜～~…・ 、,") for p in re.split(r"[。．.！!？?]", quoted)]
+        for literal in dict.fromkeys([quoted.strip(), *(p for p in sentences if p != quoted.strip())]):
+            if len(literal) > 1 and literal not in plan.literals:
+                plan.literals.append(literal)
         phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
         if len(phrase) > 1 and phrase not in plan.phrases:
             plan.phrases.append(phrase)

@@ -135,3 +135,14 @@ def test_a_short_name_one_letter_from_a_card_is_no_typo_of_it(rulebook: Rulebook
     first letter differs is another word; ダメーズ is still ダメージ."""
     assert rulebook.plan("ミッキーの能力で2体選べる？").corrections == []
     assert ("ダメーズ", "ダメージ") in rulebook.plan("ダメーズはいくつ？").corrections
+
+
+def test_a_quoted_card_text_of_several_sentences_stays_one_part(rulebook: Rulebook) -> None:
+    """「…引く。…置く。」 quotes a card: its sentence ends cut no part; each quoted sentence is also a
+    wording to find word for word."""
+    from bot.rulings.parts import split_parts
+
+    question = "「カードを2枚引く。その後1枚を捨てる。」って効果、山札が1枚でも使える？"
+    assert split_parts(question) == [question]
+    literals = rulebook.plan(question).literals
+    assert "カードを2枚引く" in literals and "その後1枚を捨てる" in literals
