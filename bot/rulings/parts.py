@@ -23,14 +23,14 @@ MAX_PARTS = 4
 # A card's text quoted in the question (「…する。そうしたなら…」) is one piece of it: its sentence
 # ends are hidden while cutting.
 _QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”")
-_HIDDEN = {"。": "\ue000", "？": "\ue001", "?": "\ue002", "！": "\ue003", "!": "\ue004", ".": "\ue005"}
-_SHOWN = str.maketrans({v: k for k, v in _HIDDEN.items()})
+_HIDE = str.maketrans("。？?！!.", "\ue000\ue001\ue002\ue003\ue004\ue005")
+_SHOW = str.maketrans("\ue000\ue001\ue002\ue003\ue004\ue005", "。？?！!.")
 
 
 def split_parts(question: str) -> list[str]:
     """The parts of a question; one part when it asks one thing."""
-    text = _QUOTED.sub(lambda m: m.group().translate(str.maketrans(_HIDDEN)), question[:1000])
-    pieces = [p.strip().translate(_SHOWN) for p in _CUT.split(text) if p and p.strip()]
+    text = _QUOTED.sub(lambda m: m.group().translate(_HIDE), question[:1000])
+    pieces = [p.strip().translate(_SHOW) for p in _CUT.split(text) if p and p.strip()]
     parts: list[str] = []
     for piece in pieces:
         if parts and (len(piece) < MIN_PART_CHARS or len(parts[-1]) < MIN_PART_CHARS):
