@@ -39,6 +39,7 @@ COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.9
+LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
@@ -540,11 +541,13 @@ class Rulebook:
         bm25 = [self._bm25f(plan, s[-1]) for s in scored]
         best = max(bm25, default=0.0) or 1.0
         out = []
-        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, _), score in zip(
+        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score in zip(
             scored, bm25, strict=True
         ):
             coverage = self._coverage(plan, present, name_only=name_only[rowid])
+            length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
+            rank -= LENGTH_PENALTY * max(0.0, math.log(length))
             out.append(
                 _Candidate(
                     rowid,
