@@ -421,7 +421,13 @@ class Rulebook:
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
-        game_words = any(t in self.game_words for members in plan.units.values() for t in members)
+        # Everyday English (pick, how long) leads to game words, but says nothing of the games.
+        game_words = any(
+            t in self.game_words
+            for unit, members in plan.units.items()
+            if unit.removeprefix("en:") not in self.vocab.general_english
+            for t in members
+        )
         return not game_words and not plan.games and best < OUTSIDE_COVERAGE
 
     def _missing_share(self, plan: QueryPlan) -> float:

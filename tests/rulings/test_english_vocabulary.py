@@ -65,6 +65,10 @@ def test_everyday_english_is_no_game_vocabulary(rulebook: Rulebook) -> None:
     answer = rulebook.search("Could you search for an example of a good essay?")
     assert answer.label is Label.OUTSIDE and not answer.hits
     assert rulebook.plan("When does the tournament start?").corrections == []
+    # pick and how long lead to game words (選ぶ, 持続期間), but a question made of them is still not
+    # about the games.
+    for question in ("How long should I steam rice for?", "Can you help me pick a good bicycle?"):
+        assert not rulebook.search(question).hits, question
 
 
 def test_a_version_name_is_part_of_a_card_name_not_rules_words(rulebook: Rulebook) -> None:
