@@ -71,6 +71,9 @@ class Lexicon(BaseModel):
     # does not gloss the English house rules.
     english_general: dict[str, list[str]] = Field(default_factory=dict)
     synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    # Everyday Japanese (寝る, 消える, 半分) → the corpus's words for what a card player means by it:
+    # a synonym, but no sign that a question is about the games.
+    synonyms_general: dict[str, list[str]] = Field(default_factory=dict)
     symbols: dict[str, str] = Field(default_factory=dict)
     patterns: dict[str, str] = Field(default_factory=dict)
     stopwords: list[str] = Field(default_factory=list)

@@ -203,7 +203,9 @@ class Rulebook:
             own = frozenset(w for w in key.split() if w not in english_stop)
             if own:
                 alternatives.setdefault(f"en:{key}", []).append(own)
-        for word, values in lexicon.synonyms.items():
+        synonyms = {**lexicon.synonyms_general, **lexicon.synonyms}
+        self.general_synonyms = frozenset(normalize(k) for k in lexicon.synonyms_general if k not in lexicon.synonyms)
+        for word, values in synonyms.items():
             alternatives.setdefault(normalize(word), []).extend(frozenset(corpus_terms([v])) for v in values)
         self.alternatives = {
             unit: tuple(dict.fromkeys(alt for alt in alts if alt)) for unit, alts in alternatives.items()
@@ -220,9 +222,9 @@ class Rulebook:
             by_reading={k: frozenset(v) for k, v in by_reading.items()},
             english=english,
             english_phrases=phrases,
-            synonyms={normalize(k): corpus_terms(v) for k, v in lexicon.synonyms.items()},
-            synonym_lemmas=_lemmas(lexicon),
-            synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
+            synonyms={normalize(k): corpus_terms(v) for k, v in synonyms.items()},
+            synonym_lemmas=_lemmas(lexicon, synonyms),
+            synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in synonyms.items()},
             lexicon=lexicon,
             keyword_terms=keyword_terms,
             english_weights={
@@ -242,7 +244,7 @@ class Rulebook:
         # plainly about something else.
         self.game_words = (
             frozenset(t for key, ts in english.items() if key in lexicon.english for t in ts)
-            | frozenset(t for ts in self.vocab.synonyms.values() for t in ts)
+            | frozenset(t for key, ts in self.vocab.synonyms.items() if key not in self.general_synonyms for t in ts)
             | keyword_terms
         ) & frozenset(df)
         # What an unknown word may be a typo of: English words the lexicon translates, or corpus terms
@@ -421,11 +423,11 @@ class Rulebook:
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
-        # Everyday English (pick, how long) leads to game words, but says nothing of the games.
+        # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
         game_words = any(
             t in self.game_words
             for unit, members in plan.units.items()
-            if unit.removeprefix("en:") not in self.vocab.general_english
+            if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
             for t in members
         )
         return not game_words and not plan.games and best < OUTSIDE_COVERAGE
@@ -450,18 +452,25 @@ class Rulebook:
         passage_terms: frozenset[str],
         unknown_share: float = UNKNOWN_SHARE,
         name_only: frozenset[str] = frozenset(),
+        everyday: float = 1.0,
     ) -> float:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
         count little (fully, when asking whether the question is about the corpus at all); a unit
-        found only inside a name the question does not give counts NAME_ONLY_SHARE."""
+        found only inside a name the question does not give counts NAME_ONLY_SHARE; a unit of
+        everyday words (pick, 寝る) counts `everyday` of itself (none, when asking whether the
+        question is about the corpus at all: sleeping is not about tapping)."""
         units, known = self._unit_weights(plan)
         total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
         found = 0.0
-        for (members, weight), alternatives in zip(units, plan.unit_alternatives, strict=True):
+        for (members, weight), alternatives, unit in zip(units, plan.unit_alternatives, plan.units, strict=True):
             if passage_terms.isdisjoint(members):
                 continue
             share = self._share(alternatives, passage_terms)
+            if everyday != 1.0 and (
+                unit in self.general_synonyms or unit.removeprefix("en:") in self.vocab.general_english
+            ):
+                share *= everyday
             if name_only and (members & passage_terms) <= name_only and members.isdisjoint(plan.named):
                 share *= NAME_ONLY_SHARE
             found += share * weight
@@ -652,7 +661,7 @@ class Rulebook:
             "game": about,
             "options": dict(options or {}),
         }
-        raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
+        raw = max((self._coverage(plan, c.terms, 1.0, everyday=0.0) for c in [*rules[:5], *house[:1]]), default=0.0)
         if not rules and house and house[0].coverage >= HOUSE_COVERAGE and not self._outside(plan, raw, about):
             # Only the house rules speak of it (投了, concede): the rulebook does not state this.
             return Answer(answered=True, hits=[], label=Label.SILENT, house=[self._house_hit(house[0])], **common)
@@ -888,10 +897,10 @@ def _card_keys(lexicon: Lexicon) -> list[tuple[str, list[str], float]]:
     return out
 
 
-def _lemmas(lexicon: Lexicon) -> dict[str, str]:
+def _lemmas(lexicon: Lexicon, synonyms: Mapping[str, object]) -> dict[str, str]:
     """Sudachi's normalised form of each one-word synonym (使う, 倒す, 決める) → the synonym."""
     out: dict[str, str] = {}
-    for key in lexicon.synonyms:
+    for key in synonyms:
         words = [t for t in tokens(lexicon.prepare(key)) if not t.piece]
         if len(words) == 1:
             out.setdefault(words[0].term, normalize(key))

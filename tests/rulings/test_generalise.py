@@ -146,3 +146,11 @@ def test_a_quoted_card_text_of_several_sentences_stays_one_part(rulebook: Rulebo
     assert split_parts(question) == [question]
     literals = rulebook.plan(question).literals
     assert "カードを2枚引く" in literals and "その後1枚を捨てる" in literals
+
+
+def test_everyday_japanese_is_a_synonym_but_no_sign_of_the_games(rulebook: Rulebook) -> None:
+    """寝る is how players say a unit is tapped, 消える how an effect ends: such words find the rule,
+    but a question made of them (sleeping, lights going out) is not about the games."""
+    assert "タップ" in rulebook.plan("スペルを使ったアルカステラは寝る？").terms
+    for question in ("昨日は何時に寝た？", "部屋の電気が急に消える原因は？", "ケーキを半分に切るコツは？"):
+        assert not rulebook.search(question).hits, question
