@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens
+from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -388,6 +388,7 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
     the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
     synonym already read and outside any one particle or auxiliary."""
     grammar = function_spans(text)
+    verbs = verb_spans(text)
     starts, ends = boundaries(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
@@ -408,7 +409,9 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 in_grammar = any(
                     (b <= start + i and start + j <= e) or (start + i < b and e < start + j) for b, e in grammar
                 )
-                if found and whole and not in_grammar:
+                # A verb the dictionary knows, spelled as typed (しよう of どうしよう), is no noun in kana (使用).
+                a_verb = (start + i, start + j) in verbs and not typed_katakana
+                if found and whole and not in_grammar and not a_verb:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):

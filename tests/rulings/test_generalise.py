@@ -154,3 +154,9 @@ def test_everyday_japanese_is_a_synonym_but_no_sign_of_the_games(rulebook: Ruleb
     assert "タップ" in rulebook.plan("スペルを使ったアルカステラは寝る？").terms
     for question in ("昨日は何時に寝た？", "部屋の電気が急に消える原因は？", "ケーキを半分に切るコツは？"):
         assert not rulebook.search(question).hits, question
+
+
+def test_a_verb_in_kana_is_no_noun_spelled_in_kana(rulebook: Rulebook) -> None:
+    """しよう of どうしよう is the verb する, not 使用 (read シヨウ); a noun spelled in kana still is one."""
+    assert "使用" not in rulebook.plan("ブロックされたらどうしよう").terms
+    assert "エーテル" in rulebook.plan("えーてるはいつもらえる？").terms
