@@ -10,7 +10,7 @@ _CUT = re.compile(
     r"(?<=[？?！!。])\s*"
     r"|(?<=[a-z0-9)'\"’”][.])\s+(?=[A-Z])"
     r"|\n+"
-    r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに)[、,]?"
+    r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"
     r"|[;；]\s*"
     r"|,\s*(?:and also|and then|also|plus)\s+|\s+and also\s+"
     r"|,?\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\s+\S+\s+\S)",

@@ -160,3 +160,11 @@ def test_a_verb_in_kana_is_no_noun_spelled_in_kana(rulebook: Rulebook) -> None:
     """しよう of どうしよう is the verb する, not 使用 (read シヨウ); a noun spelled in kana still is one."""
     assert "使用" not in rulebook.plan("ブロックされたらどうしよう").terms
     assert "エーテル" in rulebook.plan("えーてるはいつもらえる？").terms
+
+
+def test_by_the_way_starts_another_part() -> None:
+    """ちなみに and もう一つ introduce a second question, as あと and それと do."""
+    from bot.rulings.parts import split_parts
+
+    assert len(split_parts("リーダーのHPが0になったら負け？ちなみにフォロワーは？")) == 2
+    assert len(split_parts("エンドフェイズで何をする。もう一つ、共鳴値は誰のがリセットされる？")) == 2
