@@ -298,11 +298,11 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
-    versions = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
-    in_version = [any(b <= at < e for b, e in versions) for at, _, _ in found]
+    names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
+    in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
     i = 0
     while i < len(words):
-        if in_version[i]:  # a word of a version name no card key of the lexicon took: part of a name
+        if in_name[i]:  # a word of a card name no card key of the lexicon took (a version name, a title)
             if words[i] not in stop and not words[i].isdigit():
                 plan.unknown[words[i]] = _ENGLISH_UNKNOWN_WEIGHT
                 if words[i] not in plan.unknown_names:
@@ -323,12 +323,12 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                         plan.cards.append(vocab.card_names[key])
                     if key in vocab.card_names or key in vocab.english_weights:
                         plan.card_keys.append(key)
-                    if key in vocab.english_weights and i + n < len(words) and in_version[i + n]:
+                    if key in vocab.english_weights and i + n < len(words) and in_name[i + n]:
                         plan.other_versions.append(key)  # Rapunzel - Gifted with Healing: not the corpus's Rapunzel
                     if key in vocab.card_names:  # the card's own version name: what follows it is no name
                         j = i + n
-                        while j < len(words) and in_version[j]:
-                            in_version[j] = False
+                        while j < len(words) and in_name[j]:
+                            in_name[j] = False
                             j += 1
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
