@@ -5,9 +5,12 @@ Where the lexical ranking is unsure (its best passage carries less than BELOW of
 passages of the best one's game are re-ranked by their rank plus WEIGHT times their cosine
 similarity to the question (relative to the most similar). Elsewhere the ranking is the lexical one,
 and without the package the rulebook is exactly the lexical one. Measured with `bench/rulings.py
---dense`: two more first places on the second tuning batch and one on the old set, nothing gained on
-the first tuning half, no regression; the question's embedding costs 40-60 ms where it is used. The
-rule for keeping it was that both tuning halves improve, so it is off unless asked for
+--dense`: when it was added, two more first places on the second tuning batch and one on the old set,
+nothing gained on the first tuning half; since the lexical ranking reads English questions better
+(any inflection, translations counted in part), nothing gained on either tuning half, and alone (no
+lexical ranking) it finds an English question's passage among its first three for little more than a
+third of the tuning questions. The question's embedding costs 40-60 ms where it is used. The rule for
+keeping it was that both tuning halves improve, so it is off unless asked for
 (`Rulebook.open(..., dense=True)`, `Rulebook(index_file, dense=True)`); the bot does not ask.
 
 Passage vectors are computed once per index (the first open after the corpus changed: about 40 s

@@ -66,7 +66,14 @@ class Lexicon(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     english: dict[str, list[str]] = Field(default_factory=dict)
+    # Everyday English a rules question uses (search, again, example) → the corpus's words: it
+    # translates a question, but is no game vocabulary (no sign a question is about the games) and
+    # does not gloss the English house rules.
+    english_general: dict[str, list[str]] = Field(default_factory=dict)
     synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    # Everyday Japanese (寝る, 消える, 半分) → the corpus's words for what a card player means by it:
+    # a synonym, but no sign that a question is about the games.
+    synonyms_general: dict[str, list[str]] = Field(default_factory=dict)
     symbols: dict[str, str] = Field(default_factory=dict)
     patterns: dict[str, str] = Field(default_factory=dict)
     stopwords: list[str] = Field(default_factory=list)
@@ -104,4 +111,9 @@ def load_lexicon(path: Path) -> Lexicon:
         raw = tomllib.load(fh)
     lexicon = Lexicon.model_validate(raw)
     # English keys are matched lower-case; keep the file readable with any case.
-    return lexicon.model_copy(update={"english": {k.lower(): v for k, v in lexicon.english.items()}})
+    return lexicon.model_copy(
+        update={
+            "english": {k.lower(): v for k, v in lexicon.english.items()},
+            "english_general": {k.lower(): v for k, v in lexicon.english_general.items()},
+        }
+    )

@@ -8,21 +8,29 @@ import re
 # Sentence ends, and the words that start another question inside one sentence.
 _CUT = re.compile(
     r"(?<=[？?！!。])\s*"
-    r"|(?<=[a-z0-9)][.])\s+(?=[A-Z])"
+    r"|(?<=[a-z0-9)'\"’”][.])\s+(?=[A-Z])"
     r"|\n+"
-    r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに)[、,]?"
+    r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"
     r"|[;；]\s*"
-    r"|,?\s+(?:and also|and then|also|plus)\s+"
-    r"|,\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\b)",
+    r"|,\s*(?:and also|and then|also|plus)\s+|\s+and also\s+"
+    r"|,?\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\s+\S+\s+\S)",
     re.IGNORECASE,
 )
 MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to the part beside them
 MAX_PARTS = 4
 
 
+# A card's text quoted in the question (「…する。そうしたなら…」) is one piece of it: its sentence
+# ends are hidden while cutting.
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”")
+_HIDE = str.maketrans("。？?！!.", "\ue000\ue001\ue002\ue003\ue004\ue005")
+_SHOW = str.maketrans("\ue000\ue001\ue002\ue003\ue004\ue005", "。？?！!.")
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a question; one part when it asks one thing."""
-    pieces = [p.strip() for p in _CUT.split(question[:1000]) if p and p.strip()]
+    text = _QUOTED.sub(lambda m: m.group().translate(_HIDE), question[:1000])
+    pieces = [p.strip().translate(_SHOW) for p in _CUT.split(text) if p and p.strip()]
     parts: list[str] = []
     for piece in pieces:
         if parts and (len(piece) < MIN_PART_CHARS or len(parts[-1]) < MIN_PART_CHARS):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens
+from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -36,6 +36,9 @@ _ENGLISH_UNKNOWN_WEIGHT = 0.4
 _ENGLISH_PROSE_WEIGHT = 0.4
 GENERIC_SHARE = 0.4  # a word of everyday speech (最初, 具体的, 良く): it seldom says what is asked
 PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not know
+# Everyday English the lexicon translates (search, example): it says what is asked less than a game
+# word does, and a question made of it is no more about the games than one of unknown words.
+GENERAL_WEIGHT = 0.5
 
 
 @dataclass
@@ -59,10 +62,22 @@ class Vocabulary:
     english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
     card_names: Mapping[str, str] = field(default_factory=dict)  # a card's full English name → its Japanese name
     latin_terms: frozenset[str] = frozenset()  # terms the corpus writes in Latin letters somewhere
+    # Each English key by the stems of its words (golden rules → golden rule, remove → removes): any
+    # inflection of any word of a key finds it, whichever form the lexicon or the table wrote.
+    english_stems: Mapping[str, str] = field(default_factory=dict)
+    general_english: frozenset[str] = frozenset()  # keys of everyday English: they weigh GENERAL_WEIGHT
+    name_words: frozenset[str] = frozenset()  # words of the names the corpus quotes in Latin letters (Forever Strong)
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
         self.longest_reading = max(map(len, self.by_reading), default=0)
+        # A stem a stop word shares is no sign of the key (times, time → tim: no timing).
+        stop = {stem_word(w) for w in self.lexicon.english_stopwords}
+        stems: dict[str, str] = {}
+        for key in self.english:
+            if stem_phrase(key) not in stop:
+                stems.setdefault(stem_phrase(key), key)
+        self.english_stems = stems
 
 
 @dataclass
@@ -87,6 +102,11 @@ class QueryPlan:
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
+    # Terms of the names the question gives (a card the corpus discusses, typed as it spells it or
+    # by its English name): in a passage, a word inside a card's name counts only for these.
+    named: set[str] = field(default_factory=set)
+    # Characters the corpus has a card of, named by the question with another version name.
+    other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
@@ -94,6 +114,8 @@ class QueryPlan:
     unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
         default=None, repr=False
     )
+    # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
+    unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 
     def add(
         self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True
@@ -118,6 +140,45 @@ class QueryPlan:
 
 # A contraction typed without its apostrophe ("cant", "doesnt") is the contraction.
 _CONTRACTIONS = {"cant": "can't", "dont": "don't", "doesnt": "doesn't", "wont": "won't", "isnt": "isn't"}
+
+
+# Longest first; a suffix that would leave fewer than _MIN_STEM letters gives way to the next (using
+# → us is too short, so using → use).
+_STEM_SUFFIXES = (
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ed", ""),
+    ("ed", "e"),
+    ("es", ""),
+    ("s", ""),
+)
+_MIN_STEM = 3
+
+
+def stem_word(word: str) -> str:
+    """A crude English stem, the same for every inflection of a word (remove, removes, removed,
+    removing → remov; abilities, ability → ability; tapped, tap → tap). It only ever compares a
+    question's words with the lexicon's keys, so it needs to be consistent, not a real word."""
+    word = _CONTRACTIONS.get(word, word).removesuffix("'s").removesuffix("’s")
+    base = word
+    for suffix, repl in _STEM_SUFFIXES:
+        if not word.endswith(suffix) or len(word) - len(suffix) + len(repl) < _MIN_STEM:
+            continue
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            continue
+        base = word[: -len(suffix)] + repl
+        if suffix in ("ing", "ed") and len(base) > _MIN_STEM and base[-1] == base[-2] and base[-1] not in "lsz":
+            base = base[:-1]  # stopped → stop, tapped → tap
+        break
+    if base.endswith("e") and len(base) > _MIN_STEM:
+        base = base[:-1]  # remove → remov, as removes and removed
+    return base
+
+
+def stem_phrase(phrase: str) -> str:
+    return " ".join(stem_word(w) for w in phrase.split())
 
 
 def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> str:
@@ -148,22 +209,127 @@ def _stem(word: str, known: frozenset[str], english: Mapping[str, object]) -> st
     return word
 
 
+def _latin_spans(text: str, vocab: Vocabulary) -> list[tuple[int, int, str]]:
+    """The Latin words of a (lower-case) text with their offsets. A hyphenated word nothing knows
+    whole (damage-prevention, mid-challenge) is its parts."""
+    out: list[tuple[int, int, str]] = []
+    for m in _LATIN_WORD.finditer(text):
+        word = m.group()
+        known = word in vocab.english_keys_words or word in vocab.df or stem_word(word) in vocab.english_stems
+        if "-" not in word or known:
+            out.append((m.start(), m.end(), word))
+            continue
+        at = m.start()
+        for part in word.split("-"):
+            out.append((at, at + len(part), part))
+            at += len(part) + 1
+    return out
+
+
+# A card's full name as players write it: a name, a dash, and a version name, each a run of
+# capitalised words (small words between them): "Tinker Bell - Giant Fairy", "Hades – King of Olympus".
+_TITLE_WORD = r"(?:[A-Z][\w'’.]*|(?:of|the|and|with|for|in|to|a|an|on|from|at|&|'n'|’n’)(?![\w'’]))"
+_CARD_NAME = re.compile(
+    rf"(?<![\w'’])[A-Z][\w'’.]*(?:\s+{_TITLE_WORD})*\s+[-–—]\s+(?P<version>[A-Z][\w'’.]*(?:\s+{_TITLE_WORD})*)"
+)
+
+
+_AND = re.compile(r"\s+(?:and|&)\s+([\w'’]+)")
+
+
+def _name_end(name: str, start: int, vocab: Vocabulary) -> int:
+    """Where a name that runs on with "and" ends: before "and Ward" (a rules word), not before
+    "& Jetsam"."""
+    for m in _AND.finditer(name):
+        if m.group(1).lower() in vocab.english:
+            return start + m.start()
+    return start + len(name.rstrip("?.!,"))
+
+
+def _version_spans(text: str, stop: frozenset[str], vocab: Vocabulary) -> list[tuple[int, int]]:
+    """Where the question writes a card's version name ("Giant Fairy" of "Tinker Bell - Giant Fairy"):
+    its words name a card, they are no rules words (Ready of "Ready for Adventure" asks nothing about
+    readying). A dash before a question ("Lorcana - Does Ward …") is no card name."""
+    out = []
+    for m in _CARD_NAME.finditer(text):
+        version = m.group("version")
+        if version.split()[0].lower() in stop:
+            continue
+        out.append((m.start("version"), _name_end(version, m.start("version"), vocab)))
+    return out
+
+
+_TITLE_RUN = re.compile(rf"(?<![\w'’])[A-Z][\w'’]*(?:\s+{_TITLE_WORD})*")
+
+
+def _title_name_spans(text: str, vocab: Vocabulary, stop: frozenset[str]) -> list[tuple[int, int]]:
+    """Runs of capitalised words that hold a word nothing knows: a card's name written without its
+    version ("Dragon Fire", "Be Prepared"), whose known words (Fire) are no rules words. A run the
+    lexicon knows whole (a card of the corpus) or made only of known words (Does Ward) is no such name."""
+    games = {w for aliases in vocab.lexicon.games.values() for a in aliases for w in a.lower().split()}
+    out = []
+    for m in _TITLE_RUN.finditer(text):
+        words = [w.lower() for w in _LATIN_WORD.findall(m.group().lower())]
+        capitals = [w for w in m.group().split() if w[:1].isupper()]
+        if len(capitals) < 2 or " ".join(words) in vocab.english or stem_phrase(" ".join(words)) in vocab.english_stems:
+            continue
+
+        def known(word: str) -> bool:
+            return (
+                word in stop
+                or word in games
+                or word in vocab.english
+                or word in vocab.df
+                or word in vocab.english_keys_words
+                or word in vocab.name_words
+                or stem_word(word) in vocab.english_keys_words
+                or stem_word(word) in vocab.english_stems
+                or _CONTRACTIONS.get(word, word) in vocab.english
+            )
+
+        if not all(known(w) for w in words):
+            out.append((m.start(), _name_end(m.group(), m.start(), vocab)))
+    return out
+
+
 def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
-    found = list(_LATIN_WORD.finditer(text.lower()))
-    words = [m.group() for m in found]
+    found = _latin_spans(text.lower(), vocab)
+    words = [word for _, _, word in found]
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
+    crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
+    names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
+    in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
     i = 0
     while i < len(words):
+        if in_name[i]:  # a word of a card name no card key of the lexicon took (a version name, a title)
+            if words[i] not in stop and not words[i].isdigit():
+                plan.unknown[words[i]] = _ENGLISH_UNKNOWN_WEIGHT
+                if words[i] not in plan.unknown_names:
+                    plan.unknown_names.append(words[i])
+            i += 1
+            continue
         for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
-            for key in (" ".join(words[i : i + n]), " ".join(stems[i : i + n])):
+            typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
+            # A stop word is never a crude stem's match (time is no timing, apply no applied).
+            loose = typed if n == 1 and words[i] in stop else vocab.english_stems.get(" ".join(crude[i : i + n]), typed)
+            for key in (typed, stemmed, loose):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     weight = vocab.english_weights.get(key, 1.0)
+                    if key in vocab.general_english:
+                        weight *= GENERAL_WEIGHT
                     if key in vocab.card_names:
                         plan.cards.append(vocab.card_names[key])
                     if key in vocab.card_names or key in vocab.english_weights:
                         plan.card_keys.append(key)
+                    if key in vocab.english_weights and i + n < len(words) and in_name[i + n]:
+                        plan.other_versions.append(key)  # Rapunzel - Gifted with Healing: not the corpus's Rapunzel
+                    if key in vocab.card_names:  # the card's own version name: what follows it is no name
+                        j = i + n
+                        while j < len(words) and in_name[j]:
+                            in_name[j] = False
+                            j += 1
                     for term in vocab.english[key]:
                         plan.add(term, vocab, weight=weight, unit=f"en:{key}")
                     for word in key.split():  # the English words too: the house rules are in English
@@ -192,10 +358,10 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 for piece in re.findall(r"[a-z]+|[0-9]+", word):
                     if piece in vocab.df:
                         plan.add(piece, vocab)
-            elif text[found[i].start()].isupper() and (
+            elif text[found[i][0]].isupper() and (
                 sudachi := [
                     t.term
-                    for t in tokens(text[found[i].start() : found[i].end()])
+                    for t in tokens(text[found[i][0] : found[i][1]])
                     if t.term in vocab.df and t.term in vocab.latin_terms
                 ]
             ):
@@ -207,7 +373,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     plan.add(term, vocab, weight=_ENGLISH_PROSE_WEIGHT)
             else:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
-                if _is_name(text, found[i].start()) and word not in plan.unknown_names:
+                if _is_name(text, found[i][0]) and word not in plan.unknown_names:
                     plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
             i += 1
 
@@ -222,6 +388,7 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
     the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
     synonym already read and outside any one particle or auxiliary."""
     grammar = function_spans(text)
+    verbs = verb_spans(text)
     starts, ends = boundaries(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
@@ -242,7 +409,9 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 in_grammar = any(
                     (b <= start + i and start + j <= e) or (start + i < b and e < start + j) for b, e in grammar
                 )
-                if found and whole and not in_grammar:
+                # A verb the dictionary knows, spelled as typed (しよう of どうしよう), is no noun in kana (使用).
+                a_verb = (start + i, start + j) in verbs and not typed_katakana
+                if found and whole and not in_grammar and not a_verb:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):
@@ -360,8 +529,11 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     plan = QueryPlan(text=text)
     for match in _PHRASE.finditer(text):
         quoted = next(g for g in match.groups() if g).strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
-        if len(quoted.strip()) > 1 and quoted.strip() not in plan.literals:
-            plan.literals.append(quoted.strip())
+        # A quote of several sentences (「〜してもよい。そうしたなら〜」) is matched sentence by sentence too.
+        sentences = [p.strip("〜～~…・ 、,") for p in re.split(r"[。．.！!？?]", quoted)]
+        for literal in dict.fromkeys([quoted.strip(), *(p for p in sentences if p != quoted.strip())]):
+            if len(literal) > 1 and literal not in plan.literals:
+                plan.literals.append(literal)
         phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
         if len(phrase) > 1 and phrase not in plan.phrases:
             plan.phrases.append(phrase)

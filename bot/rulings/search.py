@@ -27,7 +27,7 @@ from bot.rulings.glossary import Lexicon
 from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import split_parts
-from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match
+from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match, stem_word
 from bot.rulings.tokenize import normalize, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
@@ -39,6 +39,7 @@ COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.9
+LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
@@ -60,11 +61,19 @@ MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywher
 # share of a known word of the same rarity in the question's coverage: a long question full of them
 # still finds its passage, and they never decide the label alone.
 UNKNOWN_SHARE = 0.25
+# An everyday word of the question found in a passage only inside a card's or ability's name (最大 in
+# 《…オレの最大のファン…》) is no sign the passage is about it: it counts this share, unless the
+# question names that card. Game words (<魔除>, a keyword, is bracketed as a name) count fully.
+NAME_ONLY_SHARE = 0.3
+ALT_POWER = 0.33
 NUMBER_WEIGHT = 0.3
 # A typo is corrected when it reads as the same word (返還 → 変換: one reading) or is this close in
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
 TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
+# A word this short one letter away from a term is as likely another word (ミッキー is no typo of
+# ラッキー): it is corrected only to a term that begins as it does (ダメーズ → ダメージ).
+SHORT_WORD = 4
 TYPO_POOL = 200
 LATIN_TYPO_CHARS = 5
 LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
@@ -86,6 +95,7 @@ GAME_SHARE = 0.7
 HOUSE_COVERAGE = 0.4
 HOUSE_MARGIN = 0.05
 HOUSE_TIE_RATIO = 1.5
+HOUSE_SETTLE_RATIO = 1.0  # carrying more of the question, it must match as strongly as the best rule passage
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
@@ -108,6 +118,7 @@ class _Candidate:
     coverage: float
     rank: float
     terms: frozenset[str]
+    name_only: frozenset[str] = frozenset()  # the question's terms found only inside names here
 
     @property
     def house(self) -> bool:
@@ -142,6 +153,10 @@ class Rulebook:
         }
         passages = int(self._meta("passages"))
         self.names = tuple(json.loads(self._meta("names") or "[]"))
+        # Each name and its character part (エルサ of エルサ – 冬の精霊) with its terms: a question typing
+        # one names that card.
+        heads = {part.strip() for name in self.names for part in (name, re.split(r"\s[-–—]\s", name)[0])}
+        self.name_terms = {head: frozenset(t.term for t in tokens(head)) for head in sorted(heads) if len(head) >= 2}
         self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
@@ -170,13 +185,31 @@ class Rulebook:
 
         english: dict[str, tuple[str, ...]] = {}
         phrases: dict[str, tuple[str, ...]] = {}
+        # A translation or synonym of several words is one alternative: a passage holding only some
+        # of its words (the ターン of ターンに1度) carries only their share of it.
+        alternatives: dict[str, list[frozenset[str]]] = {}
+        english_stop = frozenset(lexicon.english_stopwords)
         for term, meaning in self.db.execute("SELECT term, meaning FROM glossary WHERE language = 'en'"):
             english[term.lower()] = corpus_terms([meaning])
             phrases[term.lower()] = (lexicon.prepare(meaning),)
+            alternatives[f"en:{term.lower()}"] = [frozenset(corpus_terms([meaning]))]
         cards = _card_keys(lexicon)
-        for key, values in [*lexicon.english.items(), *((key, values) for key, values, _ in cards)]:
+        general = [(key, values) for key, values in lexicon.english_general.items() if key not in lexicon.english]
+        for key, values in [*lexicon.english.items(), *general, *((key, values) for key, values, _ in cards)]:
             english[key] = tuple(dict.fromkeys(english.get(key, ()) + corpus_terms(values)))
             phrases[key] = tuple(dict.fromkeys(phrases.get(key, ()) + tuple(lexicon.prepare(v) for v in values)))
+            alternatives.setdefault(f"en:{key}", []).extend(frozenset(corpus_terms([v])) for v in values)
+        for key in english:  # the English words themselves, as the English house rules write them
+            own = frozenset(w for w in key.split() if w not in english_stop)
+            if own:
+                alternatives.setdefault(f"en:{key}", []).append(own)
+        synonyms = {**lexicon.synonyms_general, **lexicon.synonyms}
+        self.general_synonyms = frozenset(normalize(k) for k in lexicon.synonyms_general if k not in lexicon.synonyms)
+        for word, values in synonyms.items():
+            alternatives.setdefault(normalize(word), []).extend(frozenset(corpus_terms([v])) for v in values)
+        self.alternatives = {
+            unit: tuple(dict.fromkeys(alt for alt in alts if alt)) for unit, alts in alternatives.items()
+        }
         glossary_terms = [row[0] for row in self.db.execute("SELECT term FROM glossary WHERE language = 'ja'")]
         # Keywords are whole terms: a keyword the segmenter cuts in two is kept only as one unit of
         # the question, never as its fragments (値 of ロア値 is no keyword).
@@ -189,14 +222,20 @@ class Rulebook:
             by_reading={k: frozenset(v) for k, v in by_reading.items()},
             english=english,
             english_phrases=phrases,
-            synonyms={normalize(k): corpus_terms(v) for k, v in lexicon.synonyms.items()},
-            synonym_lemmas=_lemmas(lexicon),
-            synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in lexicon.synonyms.items()},
+            synonyms={normalize(k): corpus_terms(v) for k, v in synonyms.items()},
+            synonym_lemmas=_lemmas(lexicon, synonyms),
+            synonym_phrases={normalize(k): tuple(lexicon.prepare(w) for w in v) for k, v in synonyms.items()},
             lexicon=lexicon,
             keyword_terms=keyword_terms,
-            english_weights={key: weight for key, _, weight in cards if weight < 1.0 and key not in lexicon.english},
+            english_weights={
+                key: weight
+                for key, _, weight in cards
+                if weight < 1.0 and key not in lexicon.english and key not in lexicon.english_general
+            },
             card_names={key: lexicon.prepare(values[0]) for key, values, weight in cards if weight == 1.0},
             latin_terms=frozenset(latin),
+            general_english=frozenset(key for key, _ in general),
+            name_words=frozenset(w for name in self.names for w in _WORD.findall(name.lower())),
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
@@ -205,15 +244,27 @@ class Rulebook:
         # plainly about something else.
         self.game_words = (
             frozenset(t for key, ts in english.items() if key in lexicon.english for t in ts)
-            | frozenset(t for ts in self.vocab.synonyms.values() for t in ts)
+            | frozenset(t for key, ts in self.vocab.synonyms.items() if key not in self.general_synonyms for t in ts)
             | keyword_terms
         ) & frozenset(df)
         # What an unknown word may be a typo of: English words the lexicon translates, or corpus terms
         # of the same script (a Latin typo never suggests a Japanese term, nor the reverse). Words are
         # filed under each pair of characters they hold, so a typo is compared with few of them.
-        words = [t for t in df if len(t) > 1] + [key for key in english if " " not in key]
-        self._latin_words = frozenset(key for key in english if " " not in key) | frozenset(
-            a.lower() for aliases in lexicon.games.values() for a in aliases if _LATIN.match(a.lower())
+        # A word of a longer key that is a form of a one-word key is a form a typo may be near
+        # (trigered → triggered, of "triggered ability", → trigger).
+        forms = {
+            word
+            for key in english
+            if " " in key
+            for word in key.split()
+            if " " not in self.vocab.english_stems.get(stem_word(word), " ")
+        }
+        single = [key for key in english if " " not in key]
+        words = [t for t in df if len(t) > 1] + single + sorted(forms)
+        self._latin_words = (
+            frozenset(single)
+            | frozenset(forms)
+            | frozenset(a.lower() for aliases in lexicon.games.values() for a in aliases if _LATIN.match(a.lower()))
         )
         self._pairs: dict[str, list[str]] = {}
         for word in sorted(set(words)):
@@ -267,6 +318,18 @@ class Rulebook:
         for name in self.names:  # a name the corpus quotes, typed without its brackets
             if name in plan.text and name not in plan.literals:
                 plan.literals.append(name)
+        folded = plan.text.lower()
+        for head, terms in self.name_terms.items():
+            if head.lower() in folded:
+                plan.named |= terms
+        for card in plan.cards:
+            plan.named |= {t.term for t in tokens(card)}
+        for unit, members in plan.units.items():
+            key = unit.removeprefix("en:")
+            if key in self.vocab.english_weights and key not in plan.other_versions:
+                plan.named |= set(members)  # a character's English name alone (Elsa)
+        for key in plan.other_versions:  # another version of the character is another card
+            plan.named -= set(plan.units.get(f"en:{key}", ()))
         return plan
 
     def _correct(self, plan: QueryPlan) -> None:
@@ -285,7 +348,11 @@ class Rulebook:
                 meant = self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
-            targets = self.vocab.english.get(meant, (meant,)) if _LATIN.match(meant) else (meant,)
+            if _LATIN.match(meant):
+                key = meant if meant in self.vocab.english else self.vocab.english_stems.get(stem_word(meant), meant)
+                targets = self.vocab.english.get(key, (meant,))
+            else:
+                targets = (meant,)
             if not any(t in self.vocab.df for t in targets):
                 continue
             del plan.unknown[word]
@@ -310,6 +377,8 @@ class Rulebook:
                 if len(pool) >= TYPO_POOL:
                     break
         cutoff = (LATIN_NAME_CUTOFF if capitalised else LATIN_CUTOFF) if latin else TYPO_CUTOFF
+        if len(word) <= SHORT_WORD:
+            pool = {candidate: None for candidate in pool if candidate[:1] == word[:1]}
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         return close[0] if close else None
 
@@ -354,7 +423,13 @@ class Rulebook:
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
-        game_words = any(t in self.game_words for members in plan.units.values() for t in members)
+        # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
+        game_words = any(
+            t in self.game_words
+            for unit, members in plan.units.items()
+            if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
+            for t in members
+        )
         return not game_words and not plan.games and best < OUTSIDE_COVERAGE
 
     def _missing_share(self, plan: QueryPlan) -> float:
@@ -371,13 +446,34 @@ class Rulebook:
 
     # --- ranking ------------------------------------------------------------------------------
 
-    def _coverage(self, plan: QueryPlan, passage_terms: frozenset[str], unknown_share: float = UNKNOWN_SHARE) -> float:
+    def _coverage(
+        self,
+        plan: QueryPlan,
+        passage_terms: frozenset[str],
+        unknown_share: float = UNKNOWN_SHARE,
+        name_only: frozenset[str] = frozenset(),
+        everyday: float = 1.0,
+    ) -> float:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
-        count little (fully, when asking whether the question is about the corpus at all)."""
+        count little (fully, when asking whether the question is about the corpus at all); a unit
+        found only inside a name the question does not give counts NAME_ONLY_SHARE; a unit of
+        everyday words (pick, 寝る) counts `everyday` of itself (none, when asking whether the
+        question is about the corpus at all: sleeping is not about tapping)."""
         units, known = self._unit_weights(plan)
         total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
-        found = sum(weight for members, weight in units if not passage_terms.isdisjoint(members))
+        found = 0.0
+        for (members, weight), alternatives, unit in zip(units, plan.unit_alternatives, plan.units, strict=True):
+            if passage_terms.isdisjoint(members):
+                continue
+            share = self._share(alternatives, passage_terms)
+            if everyday != 1.0 and (
+                unit in self.general_synonyms or unit.removeprefix("en:") in self.vocab.general_english
+            ):
+                share *= everyday
+            if name_only and (members & passage_terms) <= name_only and members.isdisjoint(plan.named):
+                share *= NAME_ONLY_SHARE
+            found += share * weight
         return found / total if total else 0.0
 
     def _unit_weights(self, plan: QueryPlan) -> tuple[list[tuple[frozenset[str], float]], float]:
@@ -390,7 +486,27 @@ class Rulebook:
                 weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
                 units.append((frozenset(members), weight * (NUMBER_WEIGHT if _NUMBER.match(unit) else 1.0)))
             plan.unit_weights = (key, units, sum(w for _, w in units))
+            plan.unit_alternatives = [self._alternatives(unit, members) for unit, members in plan.units.items()]
         return plan.unit_weights[1], plan.unit_weights[2]
+
+    def _alternatives(self, unit: str, members: Sequence[str]) -> tuple[tuple[frozenset[str], float], ...]:
+        """The ways a passage can carry a unit, each with its terms' summed idf: every translation or
+        synonym of several words is one; a member no such alternative holds is one of its own."""
+        alts = [alt for alt in self.alternatives.get(unit, ()) if len(alt) > 1]
+        if not alts:
+            return ()
+        held = frozenset().union(*alts)
+        alts += [frozenset({m}) for m in members if m not in held]
+        return tuple((alt, sum(self.idf(t) for t in alt)) for alt in alts)
+
+    def _share(self, alternatives: tuple[tuple[frozenset[str], float], ...], passage_terms: frozenset[str]) -> float:
+        """How much of a unit a passage carries: the best alternative's idf-weighted share present."""
+        if not alternatives:
+            return 1.0
+        return max(
+            (sum(self.idf(t) for t in alt if t in passage_terms) / total if total else 0.0)
+            for alt, total in alternatives
+        )
 
     def _candidates(self, plan: QueryPlan, game: str | None, prefer: str | None = None) -> list[_Candidate]:
         """Retrieve with FTS5 on the question's rarer terms, then score every candidate in Python with
@@ -428,6 +544,7 @@ class Rulebook:
             rowids,
         ).fetchall()
         scored = []
+        name_only: dict[int, frozenset[str]] = {}
         for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
             if game is not None and pgame != game:
                 continue
@@ -435,16 +552,32 @@ class Rulebook:
             bonus = self._bonus(plan, Kind(kind), name, plain)
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
+            name_only[rowid] = _name_only(plan, columns) - self.game_words
         bm25 = [self._bm25f(plan, s[-1]) for s in scored]
         best = max(bm25, default=0.0) or 1.0
         out = []
-        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, _), score in zip(
+        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score in zip(
             scored, bm25, strict=True
         ):
-            coverage = self._coverage(plan, present)
+            coverage = self._coverage(plan, present, name_only=name_only[rowid])
+            length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
+            rank -= LENGTH_PENALTY * max(0.0, math.log(length))
             out.append(
-                _Candidate(rowid, pid, pgame, kind, document, section, citations, score, coverage, rank, present)
+                _Candidate(
+                    rowid,
+                    pid,
+                    pgame,
+                    kind,
+                    document,
+                    section,
+                    citations,
+                    score,
+                    coverage,
+                    rank,
+                    present,
+                    name_only[rowid],
+                )
             )
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
@@ -528,7 +661,7 @@ class Rulebook:
             "game": about,
             "options": dict(options or {}),
         }
-        raw = max((self._coverage(plan, c.terms, 1.0) for c in [*rules[:5], *house[:1]]), default=0.0)
+        raw = max((self._coverage(plan, c.terms, 1.0, everyday=0.0) for c in [*rules[:5], *house[:1]]), default=0.0)
         if not rules and house and house[0].coverage >= HOUSE_COVERAGE and not self._outside(plan, raw, about):
             # Only the house rules speak of it (投了, concede): the rulebook does not state this.
             return Answer(answered=True, hits=[], label=Label.SILENT, house=[self._house_hit(house[0])], **common)
@@ -559,12 +692,17 @@ class Rulebook:
 
     def _house_settles(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
         """Whether a house rule speaks to the question better than any rule passage: it carries more
-        of the question, or as much and matches it much more strongly."""
+        of the question and matches it at least as strongly, or as much and much more strongly.
+
+        Carrying more is not enough alone: a house rule is a long paragraph that quotes the rules and
+        is glossed with the lexicon's words, so it holds some of almost any question's words (an
+        English question's most of all, matched through the same lexicon). A weaker match only makes
+        it a house rule near the question (`_house_near`)."""
         if house.coverage < HOUSE_COVERAGE:
             return False
-        if house.coverage >= best + HOUSE_MARGIN:
-            return True
         strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
+        if house.coverage >= best + HOUSE_MARGIN:
+            return house.score >= HOUSE_SETTLE_RATIO * strongest
         return house.coverage >= best - 0.01 and house.score >= HOUSE_TIE_RATIO * strongest
 
     def _house_near(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
@@ -586,7 +724,7 @@ class Rulebook:
             sub = self.plan(piece)
             if not sub.units:
                 continue
-            scored = [(self._coverage(sub, c.terms), c.rank, c) for c in pool]
+            scored = [(self._coverage(sub, c.terms, name_only=c.name_only), c.rank, c) for c in pool]
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
         return [p for p in out if p] if len(out) > 1 else []
@@ -726,6 +864,19 @@ class Rulebook:
         return [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))][:limit]
 
 
+def _name_only(plan: QueryPlan, columns: Sequence[str]) -> frozenset[str]:
+    """The question's terms that a passage holds only inside names: no more often in its body than in
+    its names column, and not in its heading."""
+    body, heading, names = (column.split() for column in columns)
+    if not names:
+        return frozenset()
+    in_names = Counter(t for t in names if t in plan.weights)
+    if not in_names:
+        return frozenset()
+    in_body = Counter(t for t in body if t in in_names)
+    return frozenset(t for t, n in in_names.items() if in_body[t] <= n and t not in heading)
+
+
 def _whole_term(lexicon: Lexicon, word: str, stop: frozenset[str]) -> str:
     """A keyword's normalised form when the segmenter reads it as one word, else nothing."""
     whole = [t for t in tokens(lexicon.prepare(word), stop) if not t.piece]
@@ -746,10 +897,10 @@ def _card_keys(lexicon: Lexicon) -> list[tuple[str, list[str], float]]:
     return out
 
 
-def _lemmas(lexicon: Lexicon) -> dict[str, str]:
+def _lemmas(lexicon: Lexicon, synonyms: Mapping[str, object]) -> dict[str, str]:
     """Sudachi's normalised form of each one-word synonym (使う, 倒す, 決める) → the synonym."""
     out: dict[str, str] = {}
-    for key in lexicon.synonyms:
+    for key in synonyms:
         words = [t for t in tokens(lexicon.prepare(key)) if not t.piece]
         if len(words) == 1:
             out.setdefault(words[0].term, normalize(key))

@@ -118,3 +118,53 @@ def test_a_long_question_naming_a_term_gets_the_rule_before_the_definition(ruleb
     assert rulebook.search("エーテル変換とは？").hits[0].kind is Kind.DEFINITION
     long = "エーテル変換について、手札のスペルカードは何枚ずつエーテルエリアに送れて、相手と交互に続くのか知りたい"
     assert rulebook.search(long).hits[0].kind is not Kind.DEFINITION
+
+
+def test_a_word_inside_a_card_name_is_no_topic_of_its_passage(rulebook: Rulebook) -> None:
+    """最大 is in the judge class only inside 《フリン・ライダー – オレの最大のファンであるオレ》, 冬 only inside
+    《エルサ – 冬の精霊》: a question using the word is not about those cards. Naming the card still
+    finds its passage."""
+    assert f"{JUDGE}/06/07" not in top_ids(rulebook, "最大3体まで選べる効果で、1体だけ選ぶのはあり？")
+    assert top_ids(rulebook, "冬の間だけ効く効果ってある？", k=1)[0] != f"{JUDGE}/03/04"
+    assert top_ids(rulebook, "フリン・ライダーのロア値がマイナスになったらどうなる？", k=1) == [f"{JUDGE}/06/07"]
+    assert top_ids(rulebook, "When Flynn Rider has negative lore, what happens?", k=1) == [f"{JUDGE}/06/07"]
+
+
+def test_a_short_name_one_letter_from_a_card_is_no_typo_of_it(rulebook: Rulebook) -> None:
+    """ミッキー (a card the corpus does not discuss) is one letter from ラッキー, but a short word whose
+    first letter differs is another word; ダメーズ is still ダメージ."""
+    assert rulebook.plan("ミッキーの能力で2体選べる？").corrections == []
+    assert ("ダメーズ", "ダメージ") in rulebook.plan("ダメーズはいくつ？").corrections
+
+
+def test_a_quoted_card_text_of_several_sentences_stays_one_part(rulebook: Rulebook) -> None:
+    """「…引く。…置く。」 quotes a card: its sentence ends cut no part; each quoted sentence is also a
+    wording to find word for word."""
+    from bot.rulings.parts import split_parts
+
+    question = "「カードを2枚引く。その後1枚を捨てる。」って効果、山札が1枚でも使える？"
+    assert split_parts(question) == [question]
+    literals = rulebook.plan(question).literals
+    assert "カードを2枚引く" in literals and "その後1枚を捨てる" in literals
+
+
+def test_everyday_japanese_is_a_synonym_but_no_sign_of_the_games(rulebook: Rulebook) -> None:
+    """寝る is how players say a unit is tapped, 消える how an effect ends: such words find the rule,
+    but a question made of them (sleeping, lights going out) is not about the games."""
+    assert "タップ" in rulebook.plan("スペルを使ったアルカステラは寝る？").terms
+    for question in ("昨日は何時に寝た？", "部屋の電気が急に消える原因は？", "ケーキを半分に切るコツは？"):
+        assert not rulebook.search(question).hits, question
+
+
+def test_a_verb_in_kana_is_no_noun_spelled_in_kana(rulebook: Rulebook) -> None:
+    """しよう of どうしよう is the verb する, not 使用 (read シヨウ); a noun spelled in kana still is one."""
+    assert "使用" not in rulebook.plan("ブロックされたらどうしよう").terms
+    assert "エーテル" in rulebook.plan("えーてるはいつもらえる？").terms
+
+
+def test_by_the_way_starts_another_part() -> None:
+    """ちなみに and もう一つ introduce a second question, as あと and それと do."""
+    from bot.rulings.parts import split_parts
+
+    assert len(split_parts("リーダーのHPが0になったら負け？ちなみにフォロワーは？")) == 2
+    assert len(split_parts("エンドフェイズで何をする。もう一つ、共鳴値は誰のがリセットされる？")) == 2
