@@ -84,6 +84,9 @@ class Lexicon(BaseModel):
     other_games: list[str] = Field(default_factory=list)
     # English card names → the Japanese names the corpus uses (the English original's examples).
     cards: dict[str, str] = Field(default_factory=dict)
+    # A question asking who (誰, who) wants a passage that names someone: a player or a piece that acts.
+    asks_who: list[str] = Field(default_factory=list)
+    persons: list[str] = Field(default_factory=list)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
 
     @field_validator("patterns")

@@ -7,6 +7,7 @@ Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a p
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import math
 import re
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
+from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -27,6 +28,7 @@ _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
 _ASCII_PHRASE = re.compile(r"^[a-z0-9'’\-:. ]+$")
+_SENTENCE_END = re.compile(r"[。．？！?!\n]+")
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！「『\"“(（:：])\s*$")
 _MIN_KANA_READING = 3
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
@@ -91,6 +93,9 @@ class QueryPlan:
     # Capitalised English words inside a sentence that neither the lexicon nor the corpus knows:
     # most likely a game term (a keyword, a card) the corpus never speaks of.
     unknown_names: list[str] = field(default_factory=list)
+    # Those of them in a card's full name ("Maleficent - Monstrous Dragon"): plainly a card, not a
+    # keyword the corpus never names.
+    card_words: set[str] = field(default_factory=set)
     weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
@@ -109,6 +114,10 @@ class QueryPlan:
     other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
+    # The unit of each sentence's last content word when it is a verb or adjective the corpus knows
+    # (組む of "…何枚で組むの？"): what the sentence asks happens; a passage that never says it may
+    # speak of the same things without answering.
+    predicates: list[str] = field(default_factory=list)
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
     # recomputes them).
     unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
@@ -298,8 +307,11 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
-    names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
+    versions = _version_spans(text, stop, vocab)
+    names = versions + _title_name_spans(text, vocab, stop)
     in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
+    cards = [(m.start(), e) for m in _CARD_NAME.finditer(text) for b, e in versions if b == m.start("version")]
+    in_card = [any(b <= at < e for b, e in cards) for at, _, _ in found]  # Name - Version Name, whole
     i = 0
     while i < len(words):
         if in_name[i]:  # a word of a card name no card key of the lexicon took (a version name, a title)
@@ -307,6 +319,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 plan.unknown[words[i]] = _ENGLISH_UNKNOWN_WEIGHT
                 if words[i] not in plan.unknown_names:
                     plan.unknown_names.append(words[i])
+                if in_card[i]:
+                    plan.card_words.add(words[i])
             i += 1
             continue
         for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
@@ -375,6 +389,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
                 if _is_name(text, found[i][0]) and word not in plan.unknown_names:
                     plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
+                if in_card[i]:
+                    plan.card_words.add(word)  # the character's name before the dash
             i += 1
 
 
@@ -508,6 +524,7 @@ def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
     }
     for word in [w for w in plan.unknown if w in names]:
         del plan.unknown[word]
+    plan.unknown_names[:] = [w for w in plan.unknown_names if w not in names]  # Lorcana is no card's name
     for unit in [u for u in plan.units if u in names or u.removeprefix("en:") in names]:
         del plan.units[unit]
 
@@ -543,7 +560,11 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _synonyms(text, vocab, plan, covered)
     _kana_variants(text, vocab, plan, covered)
     compound_known = False
+    last: dict[int, tuple[Token, str | None]] = {}  # sentence → its last content word and that word's unit
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
     for token in tokens(text, stop):
+        if not token.piece:
+            last[bisect.bisect_right(ends, token.begin)] = (token, None)
         latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())
         if latin and not token.surface.isdigit():
             continue  # Latin words go through the English path below
@@ -571,6 +592,11 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                     plan.common.add(token.term)
                 if token.term in vocab.keyword_terms and not token.piece:
                     plan.missing_keywords.append(token.surface)
+        if not token.piece and (synonym or unit or token.term) in plan.units:
+            last[bisect.bisect_right(ends, token.begin)] = (token, synonym or unit or token.term)
+    plan.predicates = [
+        unit for token, unit in last.values() if unit and not token.noun and not token.generic and unit in plan.units
+    ]
     _english(text, vocab, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)

@@ -83,6 +83,10 @@ LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
 DIRECT_COVERAGE = 0.6
+# A question naming a card the corpus does not know by its full name (Name - Version Name) is a direct
+# match only when the best passage carries this much of it: the card's text is not there to settle it.
+# A lone capitalised word nothing knows may be a keyword the corpus never names: never a direct match.
+NAMED_DIRECT_COVERAGE = 0.8
 # A game keyword the corpus never names puts the question outside it when the keyword carries this
 # share of the question; a keyword mentioned in passing only keeps the answer from being direct.
 MISSING_KEYWORD_SHARE = 0.35
@@ -102,6 +106,7 @@ PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's be
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
+_KANJI = re.compile(r"^[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 
 
@@ -754,16 +759,47 @@ class Rulebook:
         self, plan: QueryPlan, rules: list[_Candidate], chosen: list[_Candidate], parts: list[list[_Candidate]]
     ) -> Label:
         """A direct match when the best passage carries most of the question (each part's best, most
-        of that part) and every game keyword of the question is in a passage shown."""
-        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
-            return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
+        of that part), every game keyword of the question is in a passage shown, and what the question
+        asks is there too: the verb a sentence ends on (what it asks happens), someone when it asks who."""
+        if rules[0].coverage < DIRECT_COVERAGE or plan.missing_keywords:
+            return Label.CLOSEST  # a keyword the corpus never names
+        if any(w not in plan.card_words for w in plan.unknown_names):
+            return Label.CLOSEST  # a capitalised word nothing knows: maybe a keyword the corpus never names
+        if plan.unknown_names and rules[0].coverage < NAMED_DIRECT_COVERAGE:
+            return Label.CLOSEST  # a card the corpus does not know, and the passage says little of the rest
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
         topic = [m for m in plan.units.values() if any(t in self.keywords for t in m)]
         shown = chosen[0].terms if not parts else frozenset().union(*(c.terms for c in chosen))
         if not all(any(t in shown for t in members) for members in topic):
             return Label.CLOSEST
+        if self._unsaid(plan, chosen):
+            return Label.CLOSEST  # no passage shown says what the question asks happens (組む, かかる)
+        if self._asks_who(plan) and not any(self._names_someone(c) for c in (chosen if parts else chosen[:1])):
+            return Label.CLOSEST  # it asks who, and the passage answering it names no one
         return Label.DIRECT
+
+    def _unsaid(self, plan: QueryPlan, chosen: Sequence[_Candidate]) -> list[str]:
+        """The verbs the question's sentences end on that no passage shown carries, neither as the
+        word (or a synonym) nor as a word written with its kanji (使う in 使用)."""
+        every = frozenset().union(*(c.terms for c in chosen))
+        missing = [u for u in plan.predicates if u in plan.units and every.isdisjoint(plan.units[u])]
+        if not missing:
+            return []
+        texts = [self._passage_text(c.id) for c in chosen]
+        return [u for u in missing if not (stem := _KANJI.match(u)) or not any(stem.group() in t for t in texts)]
+
+    def _asks_who(self, plan: QueryPlan) -> bool:
+        folded = plan.text.lower()
+        return any(
+            re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", folded) if w.isascii() else w in folded
+            for w in self.vocab.lexicon.asks_who
+        )
+
+    def _names_someone(self, candidate: _Candidate) -> bool:
+        """Whether a passage names a player or a piece that acts (the answer to "who")."""
+        text = self._passage_text(candidate.id).lower()
+        return any(p.lower() in text for p in self.vocab.lexicon.persons)
 
     def _group(self, chosen: list[_Candidate], rules: list[_Candidate]) -> list[tuple[_Candidate, list[str]]]:
         """Each chosen passage with the restatements of its rule found among the candidates."""
