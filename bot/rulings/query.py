@@ -114,9 +114,9 @@ class QueryPlan:
     other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
-    # The unit of each sentence's last content word when it is a verb or adjective the corpus knows
-    # (組む of "…何枚で組むの？"): what the sentence asks happens; a passage that never says it may
-    # speak of the same things without answering.
+    # The unit of each sentence's last content word when it is a verb or adjective (組む of a question
+    # ending "…で組むの？"; a dictionary word the corpus lacks, as itself): what the sentence asks
+    # happens. A passage that never says it may speak of the same things without answering.
     predicates: list[str] = field(default_factory=list)
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
     # recomputes them).
@@ -594,8 +594,12 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                     plan.missing_keywords.append(token.surface)
         if not token.piece and (synonym or unit or token.term) in plan.units:
             last[bisect.bisect_right(ends, token.begin)] = (token, synonym or unit or token.term)
+        elif not token.piece and token.term in plan.unknown and token.common:
+            last[bisect.bisect_right(ends, token.begin)] = (token, token.term)
     plan.predicates = [
-        unit for token, unit in last.values() if unit and not token.noun and not token.generic and unit in plan.units
+        unit
+        for token, unit in last.values()
+        if unit and not token.noun and not token.generic and (unit in plan.units or unit in plan.unknown)
     ]
     _english(text, vocab, plan)
     _games(text, vocab, plan)

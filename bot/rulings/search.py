@@ -781,9 +781,14 @@ class Rulebook:
 
     def _unsaid(self, plan: QueryPlan, chosen: Sequence[_Candidate]) -> list[str]:
         """The verbs the question's sentences end on that no passage shown carries, neither as the
-        word (or a synonym) nor as a word written with its kanji (使う in 使用)."""
+        word (or a synonym) nor as a word written with its kanji (使う in 使用); a verb of everyday
+        Japanese the corpus never uses (無くなる) no passage carries."""
         every = frozenset().union(*(c.terms for c in chosen))
-        missing = [u for u in plan.predicates if u in plan.units and every.isdisjoint(plan.units[u])]
+        missing = [
+            u
+            for u in plan.predicates
+            if (every.isdisjoint(plan.units[u]) if u in plan.units else u in plan.unknown)  # unless a typo's
+        ]
         if not missing:
             return []
         texts = [self._passage_text(c.id) for c in chosen]

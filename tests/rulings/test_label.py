@@ -15,6 +15,11 @@ def test_a_question_whose_verb_no_passage_carries_is_only_close(rulebook: Rulebo
     assert rulebook.search("エーテル変換したカードはどうなるの？").label is Label.DIRECT
 
 
+def test_a_verb_the_corpus_never_uses_is_carried_by_no_passage(rulebook: Rulebook) -> None:
+    assert rulebook.plan("デッキが無くなったらどうする？").predicates == ["無くなる"]
+    assert rulebook.search("デッキが無くなったらどうする？").label is Label.CLOSEST
+
+
 def test_a_verb_the_passage_carries_keeps_the_answer_direct(rulebook: Rulebook) -> None:
     assert rulebook.search("スペルカードは手札から捨てるの？").label is Label.DIRECT
     # Written with the verb's kanji in another word (使う, 使用) it is carried too.
