@@ -7,7 +7,6 @@ Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a p
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import math
 import re
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
+from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -28,7 +27,6 @@ _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
 _ASCII_PHRASE = re.compile(r"^[a-z0-9'’\-:. ]+$")
-_SENTENCE_END = re.compile(r"[。．？！?!\n]+")
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！「『\"“(（:：])\s*$")
 _MIN_KANA_READING = 3
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
@@ -114,10 +112,6 @@ class QueryPlan:
     other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
-    # The unit of each sentence's last content word when it is a verb or adjective (組む of a question
-    # ending "…で組むの？"; a dictionary word the corpus lacks, as itself): what the sentence asks
-    # happens. A passage that never says it may speak of the same things without answering.
-    predicates: list[str] = field(default_factory=list)
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
     # recomputes them).
     unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
@@ -560,11 +554,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _synonyms(text, vocab, plan, covered)
     _kana_variants(text, vocab, plan, covered)
     compound_known = False
-    last: dict[int, tuple[Token, str | None]] = {}  # sentence → its last content word and that word's unit
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
     for token in tokens(text, stop):
-        if not token.piece:
-            last[bisect.bisect_right(ends, token.begin)] = (token, None)
         latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())
         if latin and not token.surface.isdigit():
             continue  # Latin words go through the English path below
@@ -592,15 +582,6 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                     plan.common.add(token.term)
                 if token.term in vocab.keyword_terms and not token.piece:
                     plan.missing_keywords.append(token.surface)
-        if not token.piece and (synonym or unit or token.term) in plan.units:
-            last[bisect.bisect_right(ends, token.begin)] = (token, synonym or unit or token.term)
-        elif not token.piece and token.term in plan.unknown and token.common:
-            last[bisect.bisect_right(ends, token.begin)] = (token, token.term)
-    plan.predicates = [
-        unit
-        for token, unit in last.values()
-        if unit and not token.noun and not token.generic and (unit in plan.units or unit in plan.unknown)
-    ]
     _english(text, vocab, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)

@@ -106,7 +106,6 @@ PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's be
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
-_KANJI = re.compile(r"^[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 
 
@@ -759,8 +758,8 @@ class Rulebook:
         self, plan: QueryPlan, rules: list[_Candidate], chosen: list[_Candidate], parts: list[list[_Candidate]]
     ) -> Label:
         """A direct match when the best passage carries most of the question (each part's best, most
-        of that part), every game keyword of the question is in a passage shown, and what the question
-        asks is there too: the verb a sentence ends on (what it asks happens), someone when it asks who."""
+        of that part), every game keyword of the question is in a passage shown, and, when it asks who,
+        the passage answering it names someone."""
         if rules[0].coverage < DIRECT_COVERAGE or plan.missing_keywords:
             return Label.CLOSEST  # a keyword the corpus never names
         if any(w not in plan.card_words for w in plan.unknown_names):
@@ -773,26 +772,9 @@ class Rulebook:
         shown = chosen[0].terms if not parts else frozenset().union(*(c.terms for c in chosen))
         if not all(any(t in shown for t in members) for members in topic):
             return Label.CLOSEST
-        if self._unsaid(plan, chosen):
-            return Label.CLOSEST  # no passage shown says what the question asks happens (組む, かかる)
         if self._asks_who(plan) and not any(self._names_someone(c) for c in (chosen if parts else chosen[:1])):
             return Label.CLOSEST  # it asks who, and the passage answering it names no one
         return Label.DIRECT
-
-    def _unsaid(self, plan: QueryPlan, chosen: Sequence[_Candidate]) -> list[str]:
-        """The verbs the question's sentences end on that no passage shown carries, neither as the
-        word (or a synonym) nor as a word written with its kanji (使う in 使用); a verb of everyday
-        Japanese the corpus never uses (無くなる) no passage carries."""
-        every = frozenset().union(*(c.terms for c in chosen))
-        missing = [
-            u
-            for u in plan.predicates
-            if (every.isdisjoint(plan.units[u]) if u in plan.units else u in plan.unknown)  # unless a typo's
-        ]
-        if not missing:
-            return []
-        texts = [self._passage_text(c.id) for c in chosen]
-        return [u for u in missing if not (stem := _KANJI.match(u)) or not any(stem.group() in t for t in texts)]
 
     def _asks_who(self, plan: QueryPlan) -> bool:
         folded = plan.text.lower()
