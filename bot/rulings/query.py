@@ -91,9 +91,6 @@ class QueryPlan:
     # Capitalised English words inside a sentence that neither the lexicon nor the corpus knows:
     # most likely a game term (a keyword, a card) the corpus never speaks of.
     unknown_names: list[str] = field(default_factory=list)
-    # Those of them in a card's full name ("Maleficent - Monstrous Dragon"): plainly a card, not a
-    # keyword the corpus never names.
-    card_words: set[str] = field(default_factory=set)
     weights: dict[str, float] = field(default_factory=dict)  # term → how much of the question it carries
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
@@ -301,11 +298,8 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
     stop = frozenset(vocab.lexicon.english_stopwords)
-    versions = _version_spans(text, stop, vocab)
-    names = versions + _title_name_spans(text, vocab, stop)
+    names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
     in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
-    cards = [(m.start(), e) for m in _CARD_NAME.finditer(text) for b, e in versions if b == m.start("version")]
-    in_card = [any(b <= at < e for b, e in cards) for at, _, _ in found]  # Name - Version Name, whole
     i = 0
     while i < len(words):
         if in_name[i]:  # a word of a card name no card key of the lexicon took (a version name, a title)
@@ -313,8 +307,6 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 plan.unknown[words[i]] = _ENGLISH_UNKNOWN_WEIGHT
                 if words[i] not in plan.unknown_names:
                     plan.unknown_names.append(words[i])
-                if in_card[i]:
-                    plan.card_words.add(words[i])
             i += 1
             continue
         for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
@@ -383,8 +375,6 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 plan.unknown[word] = _ENGLISH_UNKNOWN_WEIGHT
                 if _is_name(text, found[i][0]) and word not in plan.unknown_names:
                     plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
-                if in_card[i]:
-                    plan.card_words.add(word)  # the character's name before the dash
             i += 1
 
 
@@ -518,7 +508,6 @@ def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
     }
     for word in [w for w in plan.unknown if w in names]:
         del plan.unknown[word]
-    plan.unknown_names[:] = [w for w in plan.unknown_names if w not in names]  # Lorcana is no card's name
     for unit in [u for u in plan.units if u in names or u.removeprefix("en:") in names]:
         del plan.units[unit]
 

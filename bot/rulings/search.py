@@ -83,10 +83,6 @@ LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
 # The label: a direct match carries this share of the question (of each part) in its best passage,
 # and every game keyword of the question is in one of the passages shown.
 DIRECT_COVERAGE = 0.6
-# A question naming a card the corpus does not know by its full name (Name - Version Name) is a direct
-# match only when the best passage carries this much of it: the card's text is not there to settle it.
-# A lone capitalised word nothing knows may be a keyword the corpus never names: never a direct match.
-NAMED_DIRECT_COVERAGE = 0.8
 # A game keyword the corpus never names puts the question outside it when the keyword carries this
 # share of the question; a keyword mentioned in passing only keeps the answer from being direct.
 MISSING_KEYWORD_SHARE = 0.35
@@ -760,12 +756,8 @@ class Rulebook:
         """A direct match when the best passage carries most of the question (each part's best, most
         of that part), every game keyword of the question is in a passage shown, and, when it asks who,
         the passage answering it names someone."""
-        if rules[0].coverage < DIRECT_COVERAGE or plan.missing_keywords:
-            return Label.CLOSEST  # a keyword the corpus never names
-        if any(w not in plan.card_words for w in plan.unknown_names):
-            return Label.CLOSEST  # a capitalised word nothing knows: maybe a keyword the corpus never names
-        if plan.unknown_names and rules[0].coverage < NAMED_DIRECT_COVERAGE:
-            return Label.CLOSEST  # a card the corpus does not know, and the passage says little of the rest
+        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
+            return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
         topic = [m for m in plan.units.values() if any(t in self.keywords for t in m)]
