@@ -32,6 +32,7 @@ from bot.rulings.cards import card_notes
 from bot.rulings.errors import RulingsError
 from bot.rulings.models import Answer
 from bot.rulings.render import render_hit
+from bot.rulings.search import TABLE_GAME
 from bot.translator import text
 from bot.tree import answer_error
 from cogs.cards import card_choices
@@ -186,7 +187,9 @@ class RulingCog(commands.Cog):
         cards = card_notes([c for c in (card, card2) if c is not None], catalog=self.bot.catalog)
         state = await self.running_table(interaction)
         options = table_option_values(state.options) if state is not None else None
-        answer = self.bot.rulebook.search(question, k=RESULTS, cards=cards, options=options)
+        # Asked beside a running table, a question that names no game is about the game being played.
+        table_game = TABLE_GAME if state is not None else None
+        answer = self.bot.rulebook.search(question, k=RESULTS, cards=cards, options=options, table_game=table_game)
         locale = self.bot.locale_for(interaction)
         named = [question, *(c.name for c in cards)]
         board = ruling_board(state, named, locale) if state is not None else None

@@ -90,6 +90,8 @@ MISSING_KEYWORD_SHARE = 0.35
 OUTSIDE_COVERAGE = 0.34
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
 GAME_SHARE = 0.7
+# Beside a running table, a question's words must belong this much to the other game to be about it.
+TABLE_GAME_SHARE = 0.9
 # Where the rulebook is silent: a house rule carrying this share of the question, ahead of the best
 # rule passage by HOUSE_MARGIN, turns the answer into "the rulebook does not state this".
 HOUSE_COVERAGE = 0.4
@@ -100,6 +102,7 @@ HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at eq
 SILENT_RULES = 2
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
+TABLE_GAME = "horizonnotes"  # the game the referee's tables play
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
@@ -382,8 +385,9 @@ class Rulebook:
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         return close[0] if close else None
 
-    def _game_of(self, plan: QueryPlan) -> str | None:
-        """The game the question is about: the one it names, or the one most of its words belong to."""
+    def _game_of(self, plan: QueryPlan, table_game: str | None = None) -> str | None:
+        """The game the question is about: the one it names, or the one most of its words belong to;
+        beside a running table (`table_game`), that game unless nearly all its words are the other's."""
         named = [g for g in plan.games if g in {d.game for d in self.documents.values()}]
         if len(named) == 1:
             return named[0]
@@ -393,6 +397,7 @@ class Rulebook:
         if not named and len(card_games) == 1:
             return next(iter(card_games))
         weight: dict[str, float] = {}
+        own: set[str] = set()  # games one of the question's game words belongs to alone (インクウェル)
         total = 0.0
         for members in plan.units.values():
             w = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
@@ -408,13 +413,20 @@ class Rulebook:
                     shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
             if not shares:
                 continue  # a word only the house rules' prose uses
+            if len(shares) == 1 and any(t in self.game_words for t in members):
+                own.update(shares)
             total += w
             for game, share in shares.items():
                 weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
-            return None
+            return table_game
         game, best = max(weight.items(), key=lambda item: item[1])
-        return game if best / total >= GAME_SHARE else None
+        if table_game is not None and game != table_game:
+            # Beside a table, only the other game's own words, or nearly all the words, say otherwise.
+            if own - {table_game} and table_game not in own:
+                return game if game in own else table_game
+            return game if best / total >= TABLE_GAME_SHARE else table_game
+        return game if best / total >= GAME_SHARE else table_game
 
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
         """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
@@ -643,13 +655,16 @@ class Rulebook:
         game: str | None = None,
         cards: Sequence[CardNote] = (),
         options: Mapping[str, str] | None = None,
+        table_game: str | None = None,
     ) -> Answer:
         """The k best passages for the question, labelled; house rules where the rulebook is silent;
-        nothing only when the question is plainly outside the corpus."""
+        nothing only when the question is plainly outside the corpus. `table_game`: the game being
+        played where the question is asked (a channel with a running table), which a question that
+        names no game and whose words belong to no game in particular is taken to be about."""
         plan = self.plan(question)
         for card in cards:
             self._add_card(plan, card)
-        about = game or self._game_of(plan)
+        about = game or self._game_of(plan, table_game)
         ranked = self._candidates(plan, game, prefer=about)
         rules = [c for c in ranked if not c.house]
         house = [c for c in ranked if c.house and about in (None, HOUSE_GAME)]

@@ -96,3 +96,18 @@ async def test_in_a_channel_with_a_table_the_answer_shows_the_board_it_is_about(
     await harness.command("ruling", question="If my deck is empty when I must draw, do I lose?", locale="en-US")
     [house] = harness.recorder.messages()
     assert "This table's setting: deck_out = lose" in house.embeds[0]["description"]
+
+
+async def test_beside_a_running_table_a_question_naming_no_game_is_about_the_game_played(harness: Harness) -> None:
+    from tests.discord.table import start_table
+
+    question = "手札って最大何枚まで持てるの？多すぎたら捨てる？"  # no game named, its words belong to both
+    await harness.command("ruling", question=question)
+    [without] = harness.recorder.messages()
+    assert "HorizonNotes ルール" not in without.embeds[0]["description"].split("\n\n")[0]
+    await start_table(harness)
+    harness.recorder.clear()
+    await harness.command("ruling", question=question)
+    [beside] = harness.recorder.messages()
+    first = beside.embeds[0]["description"].split("\n\n")[0]
+    assert "HorizonNotes ルール" in first  # the rules of the game on the table come first

@@ -168,3 +168,21 @@ def test_by_the_way_starts_another_part() -> None:
 
     assert len(split_parts("リーダーのHPが0になったら負け？ちなみにフォロワーは？")) == 2
     assert len(split_parts("エンドフェイズで何をする。もう一つ、共鳴値は誰のがリセットされる？")) == 2
+
+
+def test_beside_a_running_table_a_question_that_names_no_game_is_about_the_game_played(rulebook: Rulebook) -> None:
+    """The hand limit: HorizonNotes draws up to five and the house rule says there is no limit; without a
+    table, the words 手札 and 上限 lead to the Lorcana class's passages instead."""
+    question = "手札の上限枚数ってある？超えたらどうするの？"
+    alone = rulebook.search(question)
+    beside = rulebook.search(question, table_game="horizonnotes")
+    assert not alone.hits[0].id.startswith(HN)
+    assert beside.game == "horizonnotes" and beside.hits[0].id.startswith(HN)
+    assert [h.id for h in beside.house] == ["house-rules/04/01"]  # the table's house rule: no hand limit
+    assert beside.label is Label.SILENT
+
+
+def test_the_other_games_own_words_still_say_which_game_beside_a_table(rulebook: Rulebook) -> None:
+    for question in ("インクウェルに置けるカードは1ターンに何枚？", "エグザートしたキャラはいつレディする？"):
+        answer = rulebook.search(question, table_game="horizonnotes")
+        assert answer.game == "lorcana" and answer.hits[0].id.startswith(JUDGE)
