@@ -317,7 +317,7 @@ def show(result: Result) -> None:
         limit = (
             f"this machine's cores play at most {ceiling(result):.0f} moves/s at that cost"
             if saturated(result)
-            else "the machine was mostly idle, so this includes the fixed costs of waiting processes"
+            else f"{result.cpu.get('idle', 0.0) / result.duration:.2f} cores idle, so no ceiling is read from it"
         )
         print(
             f"        CPU a move played, every process counted: {per_move * 1000:.2f} ms (bots "
