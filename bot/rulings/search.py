@@ -891,7 +891,13 @@ class Rulebook:
             if len(word) >= MIN_TYPO_CHARS and (meant := self._close_word(word)) and meant not in close:
                 close.append(meant)
         own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
-        return [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))][:limit]
+        terms = [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))]
+        # Whole words only: not a piece of another word listed (幾 of 幾つ), nor a lone kana (つ).
+        whole = [t for t in terms if not _LONE_KANA.fullmatch(t) and not any(t != o and t in o for o in terms)]
+        return whole[:limit]
+
+
+_LONE_KANA = re.compile(r"[\u3041-\u30ff]")
 
 
 def _name_only(plan: QueryPlan, columns: Sequence[str]) -> frozenset[str]:

@@ -186,3 +186,11 @@ def test_the_other_games_own_words_still_say_which_game_beside_a_table(rulebook:
     for question in ("インクウェルに置けるカードは1ターンに何枚？", "エグザートしたキャラはいつレディする？"):
         answer = rulebook.search(question, table_game="horizonnotes")
         assert answer.game == "lorcana" and answer.hits[0].id.startswith(JUDGE)
+
+
+def test_the_words_offered_for_a_question_outside_the_corpus_are_whole_words(rulebook: Rulebook) -> None:
+    answer = rulebook.search("ポケカでにげるのに要るエネルギーはいくつ？")
+    assert not answer.hits
+    offered = answer.closest_terms
+    assert offered and not any(len(w) == 1 and "\u3041" <= w <= "\u30ff" for w in offered)
+    assert not any(w != other and w in other for w in offered for other in offered)  # no piece of another
