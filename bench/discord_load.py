@@ -144,9 +144,16 @@ async def referee(args: list[str], env: dict[str, str], folder: Path) -> asyncio
 async def build_world(fake: ControlClient, channels: int, guilds: int) -> list[tuple[dict[str, Any], list[str]]]:
     """`guilds` guilds holding `channels` channels between them, two players (one ja, one en) per channel."""
     made = [await fake.create_guild(f"club-{g}", locale="ja") for g in range(guilds)]
+    return await seat_players(fake, made, channels)
+
+
+async def seat_players(
+    fake: ControlClient, guilds: list[dict[str, Any]], channels: int
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """`channels` channels spread over `guilds`, two players (one ja, one en) per channel."""
     world = []
     for n in range(channels):
-        guild = made[n % guilds]
+        guild = guilds[n % len(guilds)]
         channel = await fake.create_channel(guild["id"], f"table-{n}")
         players = []
         for locale in ("ja", "en-US"):

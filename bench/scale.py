@@ -34,7 +34,6 @@ import contextlib
 import json
 import os
 import random
-import secrets
 import statistics
 import sys
 import tempfile
@@ -57,13 +56,14 @@ from bench.discord_load import (  # noqa: E402
     play_dice,
     play_games,
     referee,
+    seat_players,
     settle,
 )
 from bench.discord_load import parse_args as load_args  # noqa: E402
 from tests.fake_discord.control import ControlClient  # noqa: E402
 from tests.fake_discord.processes import fake_process, stop_process  # noqa: E402
+from tests.store.conftest import PG_URL_VARIABLE, fresh_schema  # noqa: E402
 
-PG_URL_VARIABLE = "REFEREE_TEST_DATABASE_URL"
 P99_TARGET = 0.5
 SETUPS = {"sqlite": 1, "pg1": 1, "pg2": 2, "pg4": 4}  # name → bot processes (and shards)
 
@@ -80,7 +80,6 @@ class Result:
     refused: int = 0
     moves: MoveCheck = field(default_factory=MoveCheck)
     waits: Counter[str] = field(default_factory=Counter)
-    cpu_s: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)
     duration: float = 0.0
 
@@ -145,14 +144,6 @@ class CpuSplit:
         return out
 
 
-def schema_url(url: str, schema: str) -> str:
-    from psycopg.conninfo import make_conninfo
-
-    from tests.store.conftest import _as_url
-
-    return _as_url(make_conninfo(url, options=f"-csearch_path={schema}"))
-
-
 def pg_logged_moves(url: str) -> dict[tuple[str, int], list[tuple[int, str]]]:
     """discord_load.logged_moves, read from PostgreSQL."""
     import psycopg
@@ -205,33 +196,16 @@ async def spread_world(
             by_shard[shard].append(guild)
         else:  # an id spent, so the next guild's timestamp falls elsewhere
             await fake.create_channel(guild["id"], "spare")
-    guilds = [g for s in range(shards) for g in by_shard[s]]
-    world = []
-    for n in range(channels):
-        guild = guilds[n % len(guilds)]
-        channel = await fake.create_channel(guild["id"], f"table-{n}")
-        players = []
-        for locale in ("ja", "en-US"):
-            user = await fake.create_user(f"player-{n}-{locale}", locale=locale)
-            await fake.add_member(guild["id"], user["id"])
-            players.append(user["id"])
-        world.append((channel, players))
-    return world
+    return await seat_players(fake, [g for s in range(shards) for g in by_shard[s]], channels)
 
 
 async def run_setup(name: str, opts: argparse.Namespace, rng: random.Random) -> Result:
     processes = SETUPS[name]
     result = Result(name, processes)
     pg = name.startswith("pg")
-    base_url = os.environ.get(PG_URL_VARIABLE, "")
-    schema = f"bench_{secrets.token_hex(5)}"
-    if pg:
-        import psycopg
-
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = schema_url(base_url, schema) if pg else ""
-    with tempfile.TemporaryDirectory(prefix=f"scale-{name}-") as tmp:
+    # A PostgreSQL setup plays in a fresh schema, dropped once its moves are read back.
+    in_schema = fresh_schema(os.environ[PG_URL_VARIABLE], "bench") if pg else contextlib.nullcontext(("", ""))
+    with in_schema as (url, schema), tempfile.TemporaryDirectory(prefix=f"scale-{name}-") as tmp:
         folder = Path(tmp)
         async with fake_process(shards=processes) as fake_url, ControlClient(fake_url) as fake:
             token = (await fake.info())["token"]
@@ -272,17 +246,11 @@ async def run_setup(name: str, opts: argparse.Namespace, rng: random.Random) -> 
                 if sampler is not None:
                     await sampler
                 result.cpu = split.spent()
-                result.cpu_s = result.cpu["bots"]
                 records = await settle(fake, {s.interaction_id for s in load.sent})
             finally:
                 for bot in bots:
                     await stop_process(bot)
         log = pg_logged_moves(url) if pg else logged_moves(folder / "data" / "referee.sqlite3")
-    if pg:
-        import psycopg
-
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
     by_id = {r["id"]: r for r in records}
     ours = [by_id[s.interaction_id] for s in load.sent if s.interaction_id in by_id]
@@ -304,7 +272,8 @@ def show(result: Result) -> None:
         f"{result.actions_per_s:6.1f} actions/s; first response median {result.median * 1000:4.0f} ms, "
         f"p99 {result.p99 * 1000:5.0f} ms; {result.sent} interactions, {result.unanswered} unanswered, "
         f"{result.refused} answers refused; moves {m.played} played, {m.refused} refused, "
-        f"lost {len(m.lost)}, doubled {len(m.doubled)}; bots' CPU {result.cpu_s / result.duration:.2f} cores"
+        f"lost {len(m.lost)}, doubled {len(m.doubled)}; "
+        f"bots' CPU {result.cpu.get('bots', 0.0) / result.duration:.2f} cores"
     )
     total = sum(result.waits.values())
     if total:

@@ -35,23 +35,13 @@ PG_URL_VARIABLE = "REFEREE_TEST_DATABASE_URL"
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A URL whose connections work in a fresh schema of the test server (dropped afterwards)."""
-    from tests.store.conftest import HOW_TO_RUN, _as_url
+    from tests.store.conftest import HOW_TO_RUN, fresh_schema
 
     url = os.environ.get(PG_URL_VARIABLE)
     if not url:
         pytest.skip(HOW_TO_RUN)
-    import secrets
-
-    import psycopg
-    from psycopg import sql
-    from psycopg.conninfo import make_conninfo
-
-    name = f"test_{secrets.token_hex(6)}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
-    yield _as_url(make_conninfo(url, options=f"-csearch_path={name}"))
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+    with fresh_schema(url) as (in_schema, _):
+        yield in_schema
 
 
 async def guilds_on_shards(fake: FakeDiscord, wanted: dict[int, int]) -> dict[int, list[FakeGuild]]:

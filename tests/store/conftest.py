@@ -7,6 +7,7 @@ its own, dropped afterwards; without the variable they are skipped, saying how t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Callable, Iterator
@@ -82,12 +83,11 @@ def store_target(backend: str, db_path: Path, pg_schema: str | None) -> str:
         return str(db_path)
     import psycopg
     from psycopg import sql
-    from psycopg.conninfo import make_conninfo
 
     url = os.environ[PG_URL_VARIABLE]
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(str(pg_schema))))
-    return _as_url(make_conninfo(url, options=f"-csearch_path={pg_schema}"))
+    return schema_url(url, str(pg_schema))
 
 
 def open_target(target: str) -> TableStore:
@@ -128,18 +128,32 @@ def pg_database() -> Iterator[tuple[str, str]]:
     url = os.environ.get(PG_URL_VARIABLE)
     if not url:
         pytest.skip(HOW_TO_RUN)
+    with fresh_schema(url) as made:
+        yield made
+
+
+@contextlib.contextmanager
+def fresh_schema(url: str, prefix: str = "test") -> Iterator[tuple[str, str]]:
+    """A new schema on the server at `url`, dropped afterwards: (a URL whose connections work in it, its
+    name). For tests, the end-to-end tests and the benchmark alike."""
     import psycopg
     from psycopg import sql
-    from psycopg.conninfo import make_conninfo
 
-    name = f"test_{secrets.token_hex(6)}"
+    name = f"{prefix}_{secrets.token_hex(6)}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
-    # libpq's `options` in the URL: every connection then works in the schema, as an admin could set it.
-    params = make_conninfo(url, options=f"-csearch_path={name}")
-    yield _as_url(params), name
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+    try:
+        yield schema_url(url, name), name
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+
+
+def schema_url(url: str, schema: str) -> str:
+    """`url` with libpq's `options` set so every connection works in `schema`, as an admin could set it."""
+    from psycopg.conninfo import make_conninfo
+
+    return _as_url(make_conninfo(url, options=f"-csearch_path={schema}"))
 
 
 def _as_url(conninfo: str) -> str:
