@@ -30,6 +30,7 @@ import pytest
 import pytest_asyncio
 
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, point_discord_py_at
+from tests.fake_discord.gateway import GatewaySession
 
 from .pingbot import PingBot, PingFeatures
 
@@ -141,22 +142,36 @@ class RefereeProcess:
         assert self.proc is None or self.proc.returncode is not None, "the bot is already running"
         self.folder.mkdir(parents=True, exist_ok=True)
         syncs = len(self.fake.command_syncs)
+        command = [sys.executable, "-m", "bot", "run", *self.run_args()]
         with self.log_file.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", cwd=self.folder, env=self.settings_env(), stderr=log
+                *command, cwd=self.folder, env=self.settings_env(), stderr=log
             )
         self.starts += 1
         proc = self.proc
-        waiting = asyncio.create_task(self.fake.wait_ready(1, timeout, exclude=self.sessions))
+        count, exclude = self.awaited()
+        waiting = asyncio.create_task(self.fake.wait_ready(count, timeout, exclude=exclude))
         ended = asyncio.create_task(proc.wait())
         done, _ = await asyncio.wait({waiting, ended}, return_when=asyncio.FIRST_COMPLETED)
         if ended in done:
             waiting.cancel()
             raise RuntimeError(f"referee run ended with {proc.returncode}:\n{self.log()[-3000:]}")
         ended.cancel()
-        [session] = waiting.result()
-        self.sessions.append(session.session_id)
+        sessions = waiting.result()
+        self.check_ready(sessions)
+        self.sessions += [s.session_id for s in sessions]
         assert len(self.fake.command_syncs) > syncs, "the bot connected without syncing its commands"
+
+    def run_args(self) -> list[str]:
+        """The arguments after `referee run`."""
+        return []
+
+    def awaited(self) -> tuple[int, list[str]]:
+        """How many new gateway sessions make a start ready, and the sessions that are not this start's."""
+        return 1, list(self.sessions)
+
+    def check_ready(self, sessions: list[GatewaySession]) -> None:
+        assert len(sessions) == 1, "one process, one shard: one session"
 
     async def stop(self, *, kill: bool = False) -> int | None:
         """SIGTERM (or SIGKILL: a crash); returns the exit code."""
@@ -259,31 +274,15 @@ class ShardProcess(RefereeProcess):
     shards: tuple[int, ...] = (0,)
     shard_count: int = 1
 
-    async def start(self, timeout: float = START_TIMEOUT) -> None:
-        assert self.proc is None or self.proc.returncode is not None, "the bot is already running"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        syncs = len(self.fake.command_syncs)
-        args = ["--shards", ",".join(map(str, self.shards)), "--shard-count", str(self.shard_count)]
-        with self.log_file.open("ab") as log:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", *args, cwd=self.folder, env=self.settings_env(), stderr=log
-            )
-        self.starts += 1
-        proc = self.proc
+    def run_args(self) -> list[str]:
+        return ["--shards", ",".join(map(str, self.shards)), "--shard-count", str(self.shard_count)]
+
+    def awaited(self) -> tuple[int, list[str]]:
         others = [s.session_id for s in self.fake.gateway.live_sessions()]  # other processes' shards
-        waiting = asyncio.create_task(
-            self.fake.wait_ready(len(self.shards), timeout, exclude=[*self.sessions, *others])
-        )
-        ended = asyncio.create_task(proc.wait())
-        done, _ = await asyncio.wait({waiting, ended}, return_when=asyncio.FIRST_COMPLETED)
-        if ended in done:
-            waiting.cancel()
-            raise RuntimeError(f"referee run ended with {proc.returncode}:\n{self.log()[-3000:]}")
-        ended.cancel()
-        sessions = waiting.result()
+        return len(self.shards), [*self.sessions, *others]
+
+    def check_ready(self, sessions: list[GatewaySession]) -> None:
         assert sorted(s.shard_id for s in sessions) == sorted(self.shards), "sessions of other shards than asked"
-        self.sessions += [s.session_id for s in sessions]
-        assert len(self.fake.command_syncs) > syncs, "the bot connected without syncing its commands"
 
     def sql(self, query: str, *params: Any) -> list[dict[str, Any]]:
         """Rows of the shared PostgreSQL database, read with plain psycopg (`%s` placeholders)."""
