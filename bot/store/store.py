@@ -28,7 +28,7 @@ from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, now_te
 from bot.store.rolls import Rolls, insert_rolls
 from bot.store.rows import as_events, as_records
 from bot.store.settings import SettingsTables
-from bot.store.writes import Filed, filed_events, plan_write, refuse
+from bot.store.writes import Filed, GameWrites, Write, filed_events
 
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
@@ -74,7 +74,7 @@ _SELECT_VERSIONS = (
 )
 
 
-class Store:
+class Store(GameWrites):
     """One connection to the referee's SQLite file, used by one thread at a time (TableService runs it on
     its worker thread)."""
 
@@ -310,50 +310,6 @@ class Store:
             insert_rolls(self.db, channel_id, game.id, rolls, now)
         return game
 
-    def commit(
-        self,
-        channel_id: int,
-        new_state: JsonLike,
-        events: Sequence[JsonLike],
-        expected_version: int,
-        *,
-        game_id: int | None = None,
-        actor: int | None = None,
-        next_roll: int | None = None,
-        rolls: Sequence[NewRoll] = (),
-        loaded: GameRecord | None = None,
-    ) -> GameRecord:
-        """Write the new state and its events in one transaction, only if the stored version is
-        `expected_version` (and the game is `game_id`, when given). Otherwise VersionConflict or
-        NoGame, and nothing is written. Returns the game as stored now (version + 1).
-
-        `loaded`, the record the new state was computed from (the service always has it), lets the
-        store build the returned record from it instead of reading the row back."""
-        return self._write(
-            channel_id, new_state, events, expected_version, game_id, actor, next_roll, rolls, None, loaded
-        )
-
-    def finish(
-        self,
-        channel_id: int,
-        final_state: JsonLike,
-        events: Sequence[JsonLike],
-        expected_version: int,
-        *,
-        result: JsonLike | None = None,
-        game_id: int | None = None,
-        actor: int | None = None,
-        loaded: GameRecord | None = None,
-        next_roll: int | None = None,
-        rolls: Sequence[NewRoll] = (),
-    ) -> GameRecord:
-        """Like commit, and archive the game in the same transaction: the channel is free for the next
-        game; the finished one stays readable (log, replay, dice verification with its revealed seed).
-        The rolls of the final action are filed like any other action's."""
-        return self._write(
-            channel_id, final_state, events, expected_version, game_id, actor, next_roll, rolls, result or {}, loaded
-        )
-
     def archive_as_is(
         self, game: GameRecord, events: Sequence[JsonLike], *, actor: int | None = None, result: JsonLike | None = None
     ) -> GameRecord:
@@ -377,20 +333,9 @@ class Store:
     # -- internals -------------------------------------------------------------------------------
 
     def _write(
-        self,
-        channel_id: int,
-        state: JsonLike,
-        events: Sequence[JsonLike],
-        expected_version: int,
-        game_id: int | None,
-        actor: int | None,
-        next_roll: int | None,
-        rolls: Sequence[NewRoll],
-        finish: JsonLike | None,
-        loaded: GameRecord | None,
+        self, write: Write, actor: int | None, rolls: Sequence[NewRoll], loaded: GameRecord | None
     ) -> GameRecord:
-        # Everything is serialised before the transaction opens, so it holds the write lock only for SQL.
-        write = plan_write(channel_id, state, events, expected_version, game_id, next_roll, finish, loaded)
+        channel_id, expected_version = write.channel_id, write.expected_version
         sql = _UPDATE_FINISH if write.finishes else _UPDATE
         if write.game_id is not None:
             sql += " AND id = ?"
@@ -400,13 +345,13 @@ class Store:
             # The version check and the write are one statement: nothing can slip in between.
             cursor = self.db.conn.execute(sql, write.update_params())
             if loaded is not None:  # the version matched, so the row was the loaded one until this write
-                found = (loaded.id, loaded.last_seq + len(events)) if cursor.rowcount == 1 else None
+                found = (loaded.id, loaded.last_seq + write.events) if cursor.rowcount == 1 else None
             else:
                 found = cursor.fetchone()
             if found is None:
                 self._refuse(channel_id, expected_version, write.game_id)
             written_id, last_seq = found
-            first_seq = last_seq - len(events) + 1
+            first_seq = last_seq - write.events + 1
             self._append(written_id, first_seq, expected_version + 1, write.filed, actor, write.now)
             if write.checkpoint:
                 self.db.conn.execute(_INSERT_CHECKPOINT, (written_id, expected_version + 1, write.state_text))
@@ -414,9 +359,6 @@ class Store:
             if loaded is None:  # a caller without the record it started from: read it, in this transaction
                 return self.game(written_id)
         return write.after(loaded, last_seq)
-
-    def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> NoReturn:
-        refuse(self.find, channel_id, expected_version, game_id)
 
     def _refuse_log(self, game_id: int, exc: sqlite3.Error) -> NoReturn:
         """A log row whose JSON does not parse: name the action it holds, change nothing."""

@@ -1,19 +1,21 @@
-"""What both stores do around a version-checked write of a game: the values serialised before any SQL
-(so a transaction holds its lock only for SQL), the UPDATE's parameters in one order, the record as just
-written, the log's filing of events, the refusal that says why, and the checkpoint cadence. Each store
+"""What both stores do around a version-checked write of a game: `commit` and `finish`, the values
+serialised before any SQL (so a transaction holds its lock only for SQL), the UPDATE's parameters in one
+order, the record as just written, the log's filing of events, the refusal that says why, and the
+checkpoint cadence. Each store
 keeps only its SQL (bot/store/store.py for SQLite, bot/store/pg/store.py for PostgreSQL)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter
 
 from bot.store.errors import NoGame, VersionConflict
-from bot.store.records import GameRecord, JsonLike, event_type, now_text, to_json
+from bot.store.records import GameRecord, JsonLike, NewRoll, event_type, now_text, to_json
 
 # Every this many versions (and at the start) the state as committed is kept beside the log, so an undo or
 # rollback folds at most about this many actions onto a kept state instead of the whole log.
@@ -106,12 +108,65 @@ def plan_write(
     )
 
 
-def refuse(
-    find: Callable[[int], GameRecord | None], channel_id: int, expected_version: int, game_id: int | None
-) -> NoReturn:
-    """Why a version-checked write wrote nothing: no game in the channel, or it has moved on."""
-    current = find(channel_id)
-    if current is None:
-        raise NoGame(channel=channel_id)
-    found = current.version if game_id in (None, current.id) else f"{current.version} (game #{current.id})"
-    raise VersionConflict(channel=channel_id, expected=expected_version, found=found)
+class GameWrites(ABC):
+    """`commit` and `finish` as both stores offer them: each store writes a planned Write with its own
+    SQL (`_write`) and says why nothing was written with `_refuse`."""
+
+    @abstractmethod
+    def find(self, channel_id: int) -> GameRecord | None: ...
+
+    @abstractmethod
+    def _write(
+        self, write: Write, actor: int | None, rolls: Sequence[NewRoll], loaded: GameRecord | None
+    ) -> GameRecord: ...
+
+    def commit(
+        self,
+        channel_id: int,
+        new_state: JsonLike,
+        events: Sequence[JsonLike],
+        expected_version: int,
+        *,
+        game_id: int | None = None,
+        actor: int | None = None,
+        next_roll: int | None = None,
+        rolls: Sequence[NewRoll] = (),
+        loaded: GameRecord | None = None,
+    ) -> GameRecord:
+        """Write the new state and its events in one transaction, only if the stored version is
+        `expected_version` (and the game is `game_id`, when given). Otherwise VersionConflict or
+        NoGame, and nothing is written. Returns the game as stored now (version + 1).
+
+        `loaded`, the record the new state was computed from (the service always has it), lets the
+        store build the returned record from it instead of reading the row back."""
+        # Everything is serialised before the transaction opens, so it holds its lock only for SQL.
+        write = plan_write(channel_id, new_state, events, expected_version, game_id, next_roll, None, loaded)
+        return self._write(write, actor, rolls, loaded)
+
+    def finish(
+        self,
+        channel_id: int,
+        final_state: JsonLike,
+        events: Sequence[JsonLike],
+        expected_version: int,
+        *,
+        result: JsonLike | None = None,
+        game_id: int | None = None,
+        actor: int | None = None,
+        loaded: GameRecord | None = None,
+        next_roll: int | None = None,
+        rolls: Sequence[NewRoll] = (),
+    ) -> GameRecord:
+        """Like commit, and archive the game in the same transaction: the channel is free for the next
+        game; the finished one stays readable (log, replay, dice verification with its revealed seed).
+        The rolls of the final action are filed like any other action's."""
+        write = plan_write(channel_id, final_state, events, expected_version, game_id, next_roll, result or {}, loaded)
+        return self._write(write, actor, rolls, loaded)
+
+    def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> NoReturn:
+        """Why a version-checked write wrote nothing: no game in the channel, or it has moved on."""
+        current = self.find(channel_id)
+        if current is None:
+            raise NoGame(channel=channel_id)
+        found = current.version if game_id in (None, current.id) else f"{current.version} (game #{current.id})"
+        raise VersionConflict(channel=channel_id, expected=expected_version, found=found)

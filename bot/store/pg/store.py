@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import Any
 
 from psycopg import errors as pg_errors
 from psycopg import sql
@@ -26,7 +26,7 @@ from bot.store.pg.rows import as_events, as_records
 from bot.store.pg.session import LOCK_CALL, Session, lock, lock_name
 from bot.store.pg.tables import Clocks, Decks, Rolls, SettingsTables, insert_rolls, roll_rows
 from bot.store.records import EventRecord, GameRecord, JsonLike, NewRoll, now_text, to_json
-from bot.store.writes import filed_events, plan_write, refuse
+from bot.store.writes import GameWrites, Write, filed_events
 
 _GAME_COLUMNS = (
     "id, channel_id, guild_id, status, state, version, last_seq, seed, commitment, next_roll, result, "
@@ -86,7 +86,7 @@ _OUTLINE = (
 )
 
 
-class PgStore:
+class PgStore(GameWrites):
     """The referee's tables in one PostgreSQL database (in `schema` when given), through a small pool."""
 
     def __init__(self, session: Session) -> None:
@@ -301,44 +301,6 @@ class PgStore:
             insert_rolls(conn, channel_id, game.id, rolls, now)
         return game
 
-    def commit(
-        self,
-        channel_id: int,
-        new_state: JsonLike,
-        events: Sequence[JsonLike],
-        expected_version: int,
-        *,
-        game_id: int | None = None,
-        actor: int | None = None,
-        next_roll: int | None = None,
-        rolls: Sequence[NewRoll] = (),
-        loaded: GameRecord | None = None,
-    ) -> GameRecord:
-        """The new state and its events in one transaction, only if the stored version is still
-        `expected_version` (and the game `game_id`): else VersionConflict or NoGame, nothing written."""
-        return self._write(
-            channel_id, new_state, events, expected_version, game_id, actor, next_roll, rolls, None, loaded
-        )
-
-    def finish(
-        self,
-        channel_id: int,
-        final_state: JsonLike,
-        events: Sequence[JsonLike],
-        expected_version: int,
-        *,
-        result: JsonLike | None = None,
-        game_id: int | None = None,
-        actor: int | None = None,
-        loaded: GameRecord | None = None,
-        next_roll: int | None = None,
-        rolls: Sequence[NewRoll] = (),
-    ) -> GameRecord:
-        """Like commit, and archive the game in the same transaction (the channel is free)."""
-        return self._write(
-            channel_id, final_state, events, expected_version, game_id, actor, next_roll, rolls, result or {}, loaded
-        )
-
     def archive_as_is(
         self, game: GameRecord, events: Sequence[JsonLike], *, actor: int | None = None, result: JsonLike | None = None
     ) -> GameRecord:
@@ -362,19 +324,9 @@ class PgStore:
     # -- internals -------------------------------------------------------------------------------
 
     def _write(
-        self,
-        channel_id: int,
-        state: JsonLike,
-        events: Sequence[JsonLike],
-        expected_version: int,
-        game_id: int | None,
-        actor: int | None,
-        next_roll: int | None,
-        rolls: Sequence[NewRoll],
-        finish: JsonLike | None,
-        loaded: GameRecord | None,
+        self, write: Write, actor: int | None, rolls: Sequence[NewRoll], loaded: GameRecord | None
     ) -> GameRecord:
-        write = plan_write(channel_id, state, events, expected_version, game_id, next_roll, finish, loaded)
+        channel_id, expected_version = write.channel_id, write.expected_version
         for value in (channel_id, write.game_id, actor):
             check_id(value)
         update = (_UPDATE_FINISH if write.finishes else _UPDATE).replace(" WHERE ", " FROM locked WHERE ")
@@ -387,7 +339,7 @@ class PgStore:
         if write.filed is not None:
             types, texts, count = write.filed
             parts.append(f"logged AS ({_THEN_LOG})")
-            params += [len(events), len(events), count - 1, actor, types, texts, write.now]
+            params += [write.events, write.events, count - 1, actor, types, texts, write.now]
         if write.checkpoint:
             parts.append(f"kept AS ({_THEN_CHECKPOINT})")
             params.append(write.state_text)
@@ -409,9 +361,6 @@ class PgStore:
             if loaded is None:
                 return self.game(written_id)
         return write.after(loaded, last_seq)
-
-    def _refuse(self, channel_id: int, expected_version: int, game_id: int | None) -> NoReturn:
-        refuse(self.find, channel_id, expected_version, game_id)
 
     def _one_game(self, where: str, params: tuple[Any, ...]) -> GameRecord | None:
         found = self._games(where, params)
