@@ -182,8 +182,14 @@ class Rulebook:
         ).fetchone()
         self.avg_lengths = tuple(max(float(a or 0.0), 1.0) for a in averages)
 
+        segmented: dict[str, tuple[str, ...]] = {}  # each lexicon word is segmented once, however often listed
+
         def corpus_terms(words: Sequence[str]) -> tuple[str, ...]:
-            found = [t.term for w in words for t in tokens(lexicon.prepare(w), stop)]
+            found: list[str] = []
+            for w in words:
+                if w not in segmented:
+                    segmented[w] = tuple(t.term for t in tokens(lexicon.prepare(w), stop))
+                found += segmented[w]
             return tuple(dict.fromkeys(found))
 
         english: dict[str, tuple[str, ...]] = {}
