@@ -7,7 +7,6 @@ Each route maps to one FakeDiscord method; objects are named by their ids (strin
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ from aiohttp import web
 from .interactions import InteractionHandle, NoSession, message_json
 from .rest import ApiError
 from .server import FakeDiscord
+from .wire import dumps
 
 PREFIX = "/_fake"
 ControlHandler = Callable[[FakeDiscord, dict[str, Any], web.Request], Awaitable[Any]]
@@ -47,7 +47,7 @@ def add_control_routes(app: web.Application, fake: FakeDiscord) -> None:
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
-    return web.Response(text=json.dumps(data), status=status, content_type="application/json")
+    return web.Response(body=dumps(data), status=status, content_type="application/json")
 
 
 def _user(fake: FakeDiscord, body: dict[str, Any]) -> Any:

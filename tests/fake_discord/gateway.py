@@ -8,7 +8,6 @@ in its log and a RESUME replays everything after the sequence the client names, 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -17,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
+
+from .wire import dumps, loads
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -48,14 +49,14 @@ class Connection:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, payload: dict[str, Any]) -> None:
-        text = json.dumps(payload, separators=(",", ":"))
+        data = dumps(payload)
         async with self.lock:
             if self.ws.closed:
                 raise ConnectionResetError("socket closed")
             if self.compress is not None:
-                await self.ws.send_bytes(self.compress.compress(text.encode()) + self.compress.flush(zlib.Z_SYNC_FLUSH))
+                await self.ws.send_bytes(self.compress.compress(data) + self.compress.flush(zlib.Z_SYNC_FLUSH))
             else:
-                await self.ws.send_str(text)
+                await self.ws.send_str(data.decode())
 
 
 @dataclass
@@ -139,7 +140,7 @@ class Gateway:
                         await ws.close(code=4002, message=b"Decode error")
                     continue
                 try:
-                    payload = json.loads(msg.data)
+                    payload = loads(msg.data)
                     op = payload["op"]
                 except (ValueError, KeyError, TypeError):
                     await ws.close(code=4002, message=b"Decode error")

@@ -6,7 +6,6 @@ does not know.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -14,6 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+
+from .wire import dumps, loads
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -146,9 +147,7 @@ def _finish(
     if data is None:
         return web.Response(status=status, headers=headers)
     # discord.py decodes JSON only when Content-Type is exactly "application/json" (no charset parameter).
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={**headers, "Content-Type": "application/json"}
-    )
+    return web.Response(body=dumps(data), status=status, headers={**headers, "Content-Type": "application/json"})
 
 
 async def _read_body(request: web.Request) -> Any:
@@ -157,12 +156,12 @@ async def _read_body(request: web.Request) -> Any:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         raw = form.get("payload_json")
-        return json.loads(raw) if isinstance(raw, str) else {}
+        return loads(raw) if isinstance(raw, str) else {}
     text = await request.text()
     if not text:
         return None
     try:
-        return json.loads(text)
+        return loads(text)
     except ValueError:
         return text
 
