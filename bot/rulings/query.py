@@ -319,13 +319,15 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     weight = vocab.english_weights.get(key, 1.0)
                     if key in vocab.general_english:
                         weight *= GENERAL_WEIGHT
-                    if key in vocab.card_names:
+                    # Rapunzel - Gifted with Healing, Stitch - Rock Star: not the corpus's card of that character.
+                    other = key in vocab.english_weights and i + n < len(words) and in_name[i + n]
+                    if key in vocab.card_names and not other:
                         plan.cards.append(vocab.card_names[key])
                     if key in vocab.card_names or key in vocab.english_weights:
                         plan.card_keys.append(key)
-                    if key in vocab.english_weights and i + n < len(words) and in_name[i + n]:
-                        plan.other_versions.append(key)  # Rapunzel - Gifted with Healing: not the corpus's Rapunzel
-                    if key in vocab.card_names:  # the card's own version name: what follows it is no name
+                    if other:
+                        plan.other_versions.append(key)
+                    elif key in vocab.card_names:  # the card's own version name: what follows it is no name
                         j = i + n
                         while j < len(words) and in_name[j]:
                             in_name[j] = False
@@ -376,6 +378,10 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 if _is_name(text, found[i][0]) and word not in plan.unknown_names:
                     plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
             i += 1
+    # A character the question names with another version name ("Stitch - Rock Star") is that card
+    # wherever it is named again ("the Stitch cards"): not the corpus's card of the same character.
+    others = {vocab.card_names[key] for key in plan.other_versions if key in vocab.card_names}
+    plan.cards[:] = [card for card in plan.cards if card not in others]
 
 
 def _is_name(text: str, at: int) -> bool:

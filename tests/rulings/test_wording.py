@@ -1,0 +1,50 @@
+"""New wordings of the corpus's concepts (the fourth round): katakana spellings of the English game
+words, a character named with another version name, and the like.
+
+Every question here is written for this file; none is a question of the evaluation sets."""
+
+from __future__ import annotations
+
+from bot.rulings.search import Rulebook
+
+HN = "horizonnotes-rules"
+JUDGE = "lgi-rules-class-10"
+
+
+def top_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
+    return [h.id for h in rulebook.search(question, k=k).hits]
+
+
+def test_katakana_spellings_of_english_game_words_are_the_corpus_terms(rulebook: Rulebook) -> None:
+    """Japanese players say the English keywords in katakana: シフト is 変身, ノックアウト 戦闘脱落."""
+    cases = {
+        "シフト": "変身",
+        "ノックアウト": "戦闘脱落",
+        "サブタイトル": "バージョン名",
+        "インクウェル": "インク",
+        "トリガー": "誘発",
+        "ストレングス": "攻撃力",
+    }
+    for typed, term in cases.items():
+        plan = rulebook.plan(f"{typed}について知りたい")
+        assert plan.units.get(typed) and term in plan.soft_literals, typed
+        assert typed not in plan.unknown
+
+
+def test_a_knocked_out_unit_in_katakana_finds_the_knock_out_step(rulebook: Rulebook) -> None:
+    assert f"{HN}/17/05" in top_ids(rulebook, "フォロワーがノックアウトしたらそのカードはどこへ行く？")
+
+
+def test_a_version_name_in_katakana_finds_the_name_rule(rulebook: Rulebook) -> None:
+    ids = top_ids(rulebook, "サブタイトルが違うカードでも名前は一致する扱い？")
+    assert any(i.startswith(f"{JUDGE}/09/") for i in ids)
+
+
+def test_another_version_of_a_character_is_not_the_corpus_card(rulebook: Rulebook) -> None:
+    """The class discusses one Stitch; a question about another version of Stitch, named again
+    without its version, does not get the bonus of that card's passage."""
+    plan = rulebook.plan("My Stitch - Party Animal was banished; does the Stitch lose its bonus?")
+    assert "stitch" in plan.other_versions
+    assert plan.cards == []
+    plan = rulebook.plan("Can Stitch - Carefree Surfer be returned with that ability?")
+    assert plan.cards
