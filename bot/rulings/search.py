@@ -55,6 +55,9 @@ _ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
 # A translator's note is about the wording of the translation: it comes after the rule it comments
 # on, unless the question asks about the translation.
 TRANSLATOR_NOTE_PENALTY = 0.1
+# In a document that cites the rules it teaches (〔12〕), a passage citing none is about the class
+# (what it teaches, what to read first, an introduction): it comes after the passages stating a rule.
+UNCITED_PENALTY = 0.1
 _ASKS_TRANSLATION = ("訳", "日本語", "英語", "原文", "translat", "japanese", "english", "wording")
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 # Words the corpus does not know (a card's name, a word of everyday speech) and numbers weigh this
@@ -248,6 +251,11 @@ class Rulebook:
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
+        # Documents that cite their sources (〔12〕): there, a passage citing nothing is commentary
+        # around the rules (what the class teaches, an introduction, a closing word).
+        self.citing = frozenset(
+            row[0] for row in self.db.execute("SELECT DISTINCT document FROM passages WHERE citations != ''")
+        )
         # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
         # カード) included. A question with none of them and little in common with any passage is
         # plainly about something else.
@@ -568,6 +576,8 @@ class Rulebook:
                 continue
             present = frozenset(terms.split())
             bonus = self._bonus(plan, Kind(kind), name, plain)
+            if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
+                bonus -= UNCITED_PENALTY
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
             name_only[rowid] = _name_only(plan, columns) - self.game_words

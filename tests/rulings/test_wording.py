@@ -48,3 +48,11 @@ def test_another_version_of_a_character_is_not_the_corpus_card(rulebook: Ruleboo
     assert plan.cards == []
     plan = rulebook.plan("Can Stitch - Carefree Surfer be returned with that ability?")
     assert plan.cards
+
+
+def test_a_passage_about_the_class_comes_after_the_rules(rulebook: Rulebook) -> None:
+    """The judge class cites the rules it teaches (〔23〕); its list of what the class teaches cites
+    nothing and restates every section's words. A question worded like that list gets a rule first."""
+    hits = rulebook.search("いくつかの部分からなる効果で「そうしたなら」はどう解決する？").hits
+    assert hits[0].citations
+    assert hits[0].id.startswith(f"{JUDGE}/05/")
