@@ -56,3 +56,10 @@ def test_a_passage_about_the_class_comes_after_the_rules(rulebook: Rulebook) -> 
     hits = rulebook.search("いくつかの部分からなる効果で「そうしたなら」はどう解決する？").hits
     assert hits[0].citations
     assert hits[0].id.startswith(f"{JUDGE}/05/")
+
+
+def test_replaying_a_card_is_playing_it_again(rulebook: Rulebook) -> None:
+    """The class says もう一度プレイ; English players say replay."""
+    plan = rulebook.plan("Does a replayed character keep what happened to it before?")
+    assert "en:replay" in plan.units
+    assert top_ids(rulebook, "Does a replayed character keep what happened to it before?", k=1) == [f"{JUDGE}/07/04"]
