@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
+from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -518,6 +518,34 @@ def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
         del plan.units[unit]
 
 
+def _compounds(text: str, segmented: list[Token], plan: QueryPlan, keywords: frozenset[str]) -> None:
+    """Nouns typed one after the other around a game keyword (支援スキル) are one term of the question:
+    a passage writing them together speaks of that term, not only of its words (支援 alone is
+    Lorcana's <支援>, 支援スキル a HorizonNotes skill). Numbers (2体) and Latin words take no part."""
+
+    def joins(token: Token) -> bool:
+        return (
+            token.noun
+            and not token.generic
+            and not any(c.isdigit() for c in token.surface)
+            and not _ASCII_PHRASE.match(token.surface.lower())
+        )
+
+    runs: list[list[Token]] = []
+    for token in (t for t in segmented if not t.piece):
+        if not joins(token):
+            runs.append([])
+        elif runs and runs[-1] and runs[-1][-1].end == token.begin:
+            runs[-1].append(token)
+        else:
+            runs.append([token])
+    for run in runs:
+        if len(run) > 1 and any(t.term in keywords for t in run):
+            wording = text[run[0].begin : run[-1].end]
+            if wording not in plan.soft_literals:
+                plan.soft_literals.append(wording)
+
+
 def check_readable(question: str) -> None:
     """Refuse text that is not Unicode a user typed: lone surrogates, which is what argv holds for
     bytes that are not UTF-8 ($'\\xff'), even under a UTF-8 locale."""
@@ -549,7 +577,9 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _synonyms(text, vocab, plan, covered)
     _kana_variants(text, vocab, plan, covered)
     compound_known = False
-    for token in tokens(text, stop):
+    segmented = tokens(text, stop)
+    _compounds(text, segmented, plan, vocab.keyword_terms)
+    for token in segmented:
         latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())
         if latin and not token.surface.isdigit():
             continue  # Latin words go through the English path below

@@ -63,3 +63,14 @@ def test_replaying_a_card_is_playing_it_again(rulebook: Rulebook) -> None:
     plan = rulebook.plan("Does a replayed character keep what happened to it before?")
     assert "en:replay" in plan.units
     assert top_ids(rulebook, "Does a replayed character keep what happened to it before?", k=1) == [f"{JUDGE}/07/04"]
+
+
+def test_nouns_typed_together_around_a_keyword_are_one_term(rulebook: Rulebook) -> None:
+    """支援スキル is a HorizonNotes skill; 支援 alone is also Lorcana's <支援>. Passages writing the
+    compound come before those holding its words apart; numbers and everyday nouns make no term."""
+    plan = rulebook.plan("支援スキルって何度でも使っていいの？")
+    assert "支援スキル" in plan.soft_literals
+    hits = rulebook.search("支援スキルって何度でも使っていいの？").hits
+    assert [h.game for h in hits[:2]] == ["horizonnotes", "horizonnotes"]
+    assert "2体" not in rulebook.plan("キャラクター2体を選べる？").soft_literals
+    assert "英語版" not in rulebook.plan("英語版ではどう書いてある？").soft_literals
