@@ -138,6 +138,9 @@ class QueryPlan:
         return not self.terms
 
 
+# Numerals as the lexicon's keys write them ("below zero", "zero targets").
+_NUMBER_WORDS = {"0": "zero"}
+
 # A contraction typed without its apostrophe ("cant", "doesnt") is the contraction.
 _CONTRACTIONS = {"cant": "can't", "dont": "don't", "doesnt": "doesn't", "wont": "won't", "isnt": "isn't"}
 
@@ -313,7 +316,9 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
             # A stop word is never a crude stem's match (time is no timing, apply no applied).
             loose = typed if n == 1 and words[i] in stop else vocab.english_stems.get(" ".join(crude[i : i + n]), typed)
-            for key in (typed, stemmed, loose):
+            # A number typed as a numeral is the word of a key (below 0: below zero).
+            spelled = " ".join(_NUMBER_WORDS.get(w, w) for w in words[i : i + n])
+            for key in (typed, stemmed, loose, spelled):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     weight = vocab.english_weights.get(key, 1.0)

@@ -74,3 +74,10 @@ def test_nouns_typed_together_around_a_keyword_are_one_term(rulebook: Rulebook) 
     assert [h.game for h in hits[:2]] == ["horizonnotes", "horizonnotes"]
     assert "2体" not in rulebook.plan("キャラクター2体を選べる？").soft_literals
     assert "英語版" not in rulebook.plan("英語版ではどう書いてある？").soft_literals
+
+
+def test_a_numeral_is_the_word_of_an_english_key(rulebook: Rulebook) -> None:
+    """A typed "below 0" is the lexicon's "below zero" (負, 下回る): negative values, not a floor."""
+    plan = rulebook.plan("Can lore go below 0 after modifiers?")
+    assert "en:below zero" in plan.units
+    assert top_ids(rulebook, "Can lore go below 0 after modifiers?", k=1)[0].startswith(f"{JUDGE}/06/")
