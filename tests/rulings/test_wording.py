@@ -81,3 +81,10 @@ def test_a_numeral_is_the_word_of_an_english_key(rulebook: Rulebook) -> None:
     plan = rulebook.plan("Can lore go below 0 after modifiers?")
     assert "en:below zero" in plan.units
     assert top_ids(rulebook, "Can lore go below 0 after modifiers?", k=1)[0].startswith(f"{JUDGE}/06/")
+
+
+def test_other_games_at_the_same_tables_get_no_passage(rulebook: Rulebook) -> None:
+    """A question about another game, in words some rules share (相手, カード, 逆), gets nothing."""
+    for question in ("オセロで相手の石を挟んだら何枚まで裏返せる？", "大富豪で革命が起きたらカードの強さは逆になる？"):
+        answer = rulebook.search(question)
+        assert not answer.answered and not answer.hits, question
