@@ -88,3 +88,10 @@ def test_other_games_at_the_same_tables_get_no_passage(rulebook: Rulebook) -> No
     for question in ("オセロで相手の石を挟んだら何枚まで裏返せる？", "大富豪で革命が起きたらカードの強さは逆になる？"):
         answer = rulebook.search(question)
         assert not answer.answered and not answer.hits, question
+
+
+def test_adding_up_modifiers_finds_the_rule_on_combining_them(rulebook: Rulebook) -> None:
+    """足し算 (adding up) is the class's 足す and 合計."""
+    plan = rulebook.plan("+1と+3は足し算でいいの？")
+    assert "足し算" in plan.units
+    assert top_ids(rulebook, "攻撃力の修正は足し算でいいの？", k=1)[0].startswith(f"{JUDGE}/06/")
