@@ -103,3 +103,10 @@ def test_a_terminology_row_comes_after_the_rule_unless_the_translation_is_asked(
     first, unless the question asks how the word is translated."""
     assert rulebook.search("持続期間はどう決まる？").hits[0].kind is not Kind.TERM
     assert rulebook.search("Wardの日本語訳は？").hits[0].id == f"{JUDGE}/12/t17"
+
+
+def test_moving_is_the_class_s_moving_to_another_location(rulebook: Rulebook) -> None:
+    """The class writes 移動 and 移る (別のロケーションへ移っても) for a character that moves."""
+    assert "移る" in rulebook.plan("If a character moves to another location, what stays?").terms
+    ids = top_ids(rulebook, "If a character moves to another location, does a this turn effect on it stay?")
+    assert f"{JUDGE}/07/07" in ids
