@@ -316,8 +316,9 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
             # A stop word is never a crude stem's match (time is no timing, apply no applied).
             loose = typed if n == 1 and words[i] in stop else vocab.english_stems.get(" ".join(crude[i : i + n]), typed)
-            # A number typed as a numeral is the word of a key (below 0: below zero).
-            spelled = " ".join(_NUMBER_WORDS.get(w, w) for w in words[i : i + n])
+            # A number typed as a numeral is the word of a longer key (below 0: below zero); alone it
+            # stays a number, which weighs little.
+            spelled = " ".join(_NUMBER_WORDS.get(w, w) for w in words[i : i + n]) if n > 1 else typed
             for key in (typed, stemmed, loose, spelled):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))

@@ -110,3 +110,8 @@ def test_moving_is_the_class_s_moving_to_another_location(rulebook: Rulebook) ->
     assert "移る" in rulebook.plan("If a character moves to another location, what stays?").terms
     ids = top_ids(rulebook, "If a character moves to another location, does a this turn effect on it stay?")
     assert f"{JUDGE}/07/07" in ids
+
+
+def test_a_numeral_alone_stays_a_number(rulebook: Rulebook) -> None:
+    """0 typed alone is a number (it weighs little), not the lexicon's word zero."""
+    assert "en:zero" not in rulebook.plan("What if I have 0?").units
