@@ -52,9 +52,8 @@ DEFINITION_MAX_UNITS = 6
 # rule: it comes after the rule it concerns (which quotes it as ⚠ 要確認) unless the question asks for it.
 UNVERIFIED_PENALTY = 0.15
 _ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
-# A translator's note is about the wording of the translation, and a row of the translator's
-# terminology table glosses a word: each comes after the rule, unless the question asks about the
-# translation.
+# A translator's note is about the wording of the translation: it comes after the rule it comments
+# on, unless the question asks about the translation.
 TRANSLATOR_NOTE_PENALTY = 0.1
 # In a document that cites the rules it teaches (〔12〕), a passage citing none is about the class
 # (what it teaches, what to read first, an introduction): it comes after the passages stating a rule.
@@ -654,7 +653,7 @@ class Rulebook:
             bonus += CARD_NAME_BONUS  # the passage about the card the question names
         if kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
             bonus -= UNVERIFIED_PENALTY
-        if kind in (Kind.TRANSLATOR_NOTE, Kind.TERM) and not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
+        if kind is Kind.TRANSLATOR_NOTE and not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
             bonus -= TRANSLATOR_NOTE_PENALTY
         if kind is Kind.DEFINITION:
             # Named in a short question, the definition may be what is asked ("共鳴値って？"); in a long

@@ -5,7 +5,6 @@ Every question here is written for this file; none is a question of the evaluati
 
 from __future__ import annotations
 
-from bot.rulings.models import Kind
 from bot.rulings.search import Rulebook
 
 HN = "horizonnotes-rules"
@@ -96,13 +95,6 @@ def test_adding_up_modifiers_finds_the_rule_on_combining_them(rulebook: Rulebook
     plan = rulebook.plan("+1と+3は足し算でいいの？")
     assert "足し算" in plan.units
     assert top_ids(rulebook, "攻撃力の修正は足し算でいいの？", k=1)[0].startswith(f"{JUDGE}/06/")
-
-
-def test_a_terminology_row_comes_after_the_rule_unless_the_translation_is_asked(rulebook: Rulebook) -> None:
-    """A row of the translator's table (duration / 持続期間) glosses a word; the rule about it comes
-    first, unless the question asks how the word is translated."""
-    assert rulebook.search("持続期間はどう決まる？").hits[0].kind is not Kind.TERM
-    assert rulebook.search("Wardの日本語訳は？").hits[0].id == f"{JUDGE}/12/t17"
 
 
 def test_moving_is_the_class_s_moving_to_another_location(rulebook: Rulebook) -> None:
