@@ -90,13 +90,6 @@ def test_other_games_at_the_same_tables_get_no_passage(rulebook: Rulebook) -> No
         assert not answer.answered and not answer.hits, question
 
 
-def test_adding_up_modifiers_finds_the_rule_on_combining_them(rulebook: Rulebook) -> None:
-    """足し算 (adding up) is the class's 足す and 合計."""
-    plan = rulebook.plan("+1と+3は足し算でいいの？")
-    assert "足し算" in plan.units
-    assert top_ids(rulebook, "攻撃力の修正は足し算でいいの？", k=1)[0].startswith(f"{JUDGE}/06/")
-
-
 def test_moving_is_the_class_s_moving_to_another_location(rulebook: Rulebook) -> None:
     """The class writes 移動 and 移る (別のロケーションへ移っても) for a character that moves."""
     assert "移る" in rulebook.plan("If a character moves to another location, what stays?").terms
