@@ -100,3 +100,11 @@ def test_moving_is_the_class_s_moving_to_another_location(rulebook: Rulebook) ->
 def test_a_numeral_alone_stays_a_number(rulebook: Rulebook) -> None:
     """0 typed alone is a number (it weighs little), not the lexicon's word zero."""
     assert "en:zero" not in rulebook.plan("What if I have 0?").units
+
+
+def test_an_adverbial_noun_before_no_says_which_one(rulebook: Rulebook) -> None:
+    """最初に (first of all) is everyday speech; 最初の手札 (the opening hand) names which hand: there
+    最初 weighs as a noun, and the set-up, which speaks of the first turn, is found."""
+    assert rulebook.plan("最初のドローは何枚？").weights["最初"] == 1.0
+    assert rulebook.plan("最初に聞きたいのですが、ドローは何枚？").weights["最初"] < 0.5
+    assert top_ids(rulebook, "最初のドローは何枚？", k=1) == [f"{HN}/03/01"]
