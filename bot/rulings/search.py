@@ -643,9 +643,14 @@ class Rulebook:
 
     def _bonus(self, plan: QueryPlan, kind: Kind, name: str, plain: str) -> float:
         bonus = 0.0
-        if any(f"「{lit}」" in plain for lit in plan.literals):
+        literals = plan.literals
+        if not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
+            # English wording quoted from an English card ("this turn") is found in the Japanese text
+            # only where the translator discusses the original's words: no sign of the rule asked.
+            literals = [lit for lit in literals if not (lit.isascii() and " " in lit)]
+        if any(f"「{lit}」" in plain for lit in literals):
             bonus += 2 * LITERAL_BONUS
-        elif any(lit in plain for lit in plan.literals):
+        elif any(lit in plain for lit in literals):
             bonus += LITERAL_BONUS
         if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
             bonus += SOFT_LITERAL_BONUS
@@ -755,7 +760,12 @@ class Rulebook:
             sub = self.plan(piece)
             if not sub.units:
                 continue
-            scored = [(self._coverage(sub, c.terms, name_only=c.name_only), c.rank, c) for c in pool]
+            # The whole question's rank with the part's coverage in place of the question's: the
+            # same bm25 and the same kind of passage (a note, a passage citing nothing comes after).
+            scored = []
+            for c in pool:
+                part = self._coverage(sub, c.terms, name_only=c.name_only)
+                scored.append((c.rank + COVERAGE_SHARE * (part - c.coverage), c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
         return [p for p in out if p] if len(out) > 1 else []

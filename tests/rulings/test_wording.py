@@ -108,3 +108,19 @@ def test_an_adverbial_noun_before_no_says_which_one(rulebook: Rulebook) -> None:
     assert rulebook.plan("最初のドローは何枚？").weights["最初"] == 1.0
     assert rulebook.plan("最初に聞きたいのですが、ドローは何枚？").weights["最初"] < 0.5
     assert top_ids(rulebook, "最初のドローは何枚？", k=1) == [f"{HN}/03/01"]
+
+
+def test_english_quoted_from_a_card_is_no_sign_of_the_translators_discussion(rulebook: Rulebook) -> None:
+    """The class quotes the English duration words ("this turn") where it lists them; an English
+    question quoting its card's "this turn" asks about the rule, which comes first."""
+    question = 'Does moving a character end its "this turn" effects?'
+    assert top_ids(rulebook, question, k=1) == [f"{JUDGE}/07/07"]
+    assert f"{JUDGE}/07/01" not in top_ids(rulebook, question)
+
+
+def test_a_part_of_a_question_ranks_its_passages_as_the_whole_question_does(rulebook: Rulebook) -> None:
+    """Each part re-ranks the candidates by its own words with the same weights of kind: what the
+    class teaches (no citation) comes after the rule for a part too."""
+    ids = top_ids(rulebook, "持続期間を表す語から効果がどれだけ続くかはどう判断する？あと名前が一致するかは？")
+    assert f"{JUDGE}/01/06" not in ids
+    assert any(i.startswith(f"{JUDGE}/09/") for i in ids)
