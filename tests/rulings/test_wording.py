@@ -124,3 +124,14 @@ def test_a_part_of_a_question_ranks_its_passages_as_the_whole_question_does(rule
     ids = top_ids(rulebook, "持続期間を表す語から効果がどれだけ続くかはどう判断する？あと名前が一致するかは？")
     assert f"{JUDGE}/01/06" not in ids
     assert any(i.startswith(f"{JUDGE}/09/") for i in ids)
+
+
+def test_the_inkwell_is_a_zone(rulebook: Rulebook) -> None:
+    """The class names no inkwell; it speaks of a card going to another zone (領域). A card put into
+    the inkwell went to a zone, and the rule on the cards under it is shown."""
+    for question in (
+        "Where do the cards under a character go when that character is put into the inkwell?",
+        "キャラクターがインクウェルに置かれたら、下にあったカードはどうなる？",
+    ):
+        assert "領域" in rulebook.plan(question).terms
+        assert f"{JUDGE}/08/05" in top_ids(rulebook, question), question
