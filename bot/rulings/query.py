@@ -303,6 +303,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stop = frozenset(vocab.lexicon.english_stopwords)
     names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
     in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
+    same: dict[tuple[str, ...], str] = {}  # the corpus terms of a key → the unit that holds them
     i = 0
     while i < len(words):
         if in_name[i]:  # a word of a card name no card key of the lexicon took (a version name, a title)
@@ -338,11 +339,14 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                         while j < len(words) and in_name[j]:
                             in_name[j] = False
                             j += 1
+                    # Two forms of one word (choose, chosen; ability, abilities) are one thing asked:
+                    # the second joins the first's unit rather than counting the same terms again.
+                    unit = same.setdefault(vocab.english[key], f"en:{key}") if vocab.english[key] else f"en:{key}"
                     for term in vocab.english[key]:
-                        plan.add(term, vocab, weight=weight, unit=f"en:{key}")
+                        plan.add(term, vocab, weight=weight, unit=unit)
                     for word in key.split():  # the English words too: the house rules are in English
                         if word in vocab.df and word not in stop:
-                            plan.add(word, vocab, weight=weight * OTHER_WEIGHT, unit=f"en:{key}")
+                            plan.add(word, vocab, weight=weight * OTHER_WEIGHT, unit=unit)
                     targets = vocab.english[key]
                     if targets and all(t not in vocab.df and t in vocab.keyword_terms for t in targets):
                         plan.missing_keywords.append(key)  # Evasive: a keyword the corpus never names

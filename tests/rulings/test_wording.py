@@ -146,3 +146,11 @@ def test_first_and_partially_in_the_class_s_words(rulebook: Rulebook) -> None:
     plan = rulebook.plan("What if a sentence of an effect can only partially be done?")
     assert {"全部", "実行"} <= set(plan.terms)
     assert f"{JUDGE}/02/05" in top_ids(rulebook, "What if a sentence of an effect can only partially be done?")
+
+
+def test_two_forms_of_one_english_word_count_once(rulebook: Rulebook) -> None:
+    """choose and chosen (or banish and banished) lead to the same corpus word: one unit of the
+    question, not two that make every passage holding 選ぶ look twice as close."""
+    plan = rulebook.plan("If I choose a character and the chosen one is banished, then banish another?")
+    assert [u for u, members in plan.units.items() if "選ぶ" in members] == ["en:choose"]
+    assert [u for u, members in plan.units.items() if "退場" in members] == ["en:banished"]
