@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
+from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -137,6 +137,9 @@ class QueryPlan:
     def empty(self) -> bool:
         return not self.terms
 
+
+# Numerals as the lexicon's keys write them ("below zero", "zero targets").
+_NUMBER_WORDS = {"0": "zero"}
 
 # A contraction typed without its apostrophe ("cant", "doesnt") is the contraction.
 _CONTRACTIONS = {"cant": "can't", "dont": "don't", "doesnt": "doesn't", "wont": "won't", "isnt": "isn't"}
@@ -300,6 +303,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     stop = frozenset(vocab.lexicon.english_stopwords)
     names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
     in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
+    same: dict[tuple[str, ...], str] = {}  # the corpus terms of a key → the unit that holds them
     i = 0
     while i < len(words):
         if in_name[i]:  # a word of a card name no card key of the lexicon took (a version name, a title)
@@ -313,28 +317,36 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
             # A stop word is never a crude stem's match (time is no timing, apply no applied).
             loose = typed if n == 1 and words[i] in stop else vocab.english_stems.get(" ".join(crude[i : i + n]), typed)
-            for key in (typed, stemmed, loose):
+            # A number typed as a numeral is the word of a longer key (below 0: below zero); alone it
+            # stays a number, which weighs little.
+            spelled = " ".join(_NUMBER_WORDS.get(w, w) for w in words[i : i + n]) if n > 1 else typed
+            for key in (typed, stemmed, loose, spelled):
                 if key in vocab.english:
                     plan.soft_literals.extend(vocab.english_phrases.get(key, ()))
                     weight = vocab.english_weights.get(key, 1.0)
                     if key in vocab.general_english:
                         weight *= GENERAL_WEIGHT
-                    if key in vocab.card_names:
+                    # Rapunzel - Gifted with Healing, Stitch - Rock Star: not the corpus's card of that character.
+                    other = key in vocab.english_weights and i + n < len(words) and in_name[i + n]
+                    if key in vocab.card_names and not other:
                         plan.cards.append(vocab.card_names[key])
                     if key in vocab.card_names or key in vocab.english_weights:
                         plan.card_keys.append(key)
-                    if key in vocab.english_weights and i + n < len(words) and in_name[i + n]:
-                        plan.other_versions.append(key)  # Rapunzel - Gifted with Healing: not the corpus's Rapunzel
-                    if key in vocab.card_names:  # the card's own version name: what follows it is no name
+                    if other:
+                        plan.other_versions.append(key)
+                    elif key in vocab.card_names:  # the card's own version name: what follows it is no name
                         j = i + n
                         while j < len(words) and in_name[j]:
                             in_name[j] = False
                             j += 1
+                    # Two forms of one word (choose, chosen; ability, abilities) are one thing asked:
+                    # the second joins the first's unit rather than counting the same terms again.
+                    unit = same.setdefault(vocab.english[key], f"en:{key}") if vocab.english[key] else f"en:{key}"
                     for term in vocab.english[key]:
-                        plan.add(term, vocab, weight=weight, unit=f"en:{key}")
+                        plan.add(term, vocab, weight=weight, unit=unit)
                     for word in key.split():  # the English words too: the house rules are in English
                         if word in vocab.df and word not in stop:
-                            plan.add(word, vocab, weight=weight * OTHER_WEIGHT, unit=f"en:{key}")
+                            plan.add(word, vocab, weight=weight * OTHER_WEIGHT, unit=unit)
                     targets = vocab.english[key]
                     if targets and all(t not in vocab.df and t in vocab.keyword_terms for t in targets):
                         plan.missing_keywords.append(key)  # Evasive: a keyword the corpus never names
@@ -376,6 +388,10 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                 if _is_name(text, found[i][0]) and word not in plan.unknown_names:
                     plan.unknown_names.append(word)  # a card's name, most likely: weighs little, refuses nothing
             i += 1
+    # A character the question names with another version name ("Stitch - Rock Star") is that card
+    # wherever it is named again ("the Stitch cards"): not the corpus's card of the same character.
+    others = {vocab.card_names[key] for key in plan.other_versions if key in vocab.card_names}
+    plan.cards[:] = [card for card in plan.cards if card not in others]
 
 
 def _is_name(text: str, at: int) -> bool:
@@ -512,6 +528,34 @@ def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
         del plan.units[unit]
 
 
+def _compounds(text: str, segmented: list[Token], plan: QueryPlan, keywords: frozenset[str]) -> None:
+    """Nouns typed one after the other around a game keyword (支援スキル) are one term of the question:
+    a passage writing them together speaks of that term, not only of its words (支援 alone is
+    Lorcana's <支援>, 支援スキル a HorizonNotes skill). Numbers (2体) and Latin words take no part."""
+
+    def joins(token: Token) -> bool:
+        return (
+            token.noun
+            and not token.generic
+            and not any(c.isdigit() for c in token.surface)
+            and not _ASCII_PHRASE.match(token.surface.lower())
+        )
+
+    runs: list[list[Token]] = []
+    for token in (t for t in segmented if not t.piece):
+        if not joins(token):
+            runs.append([])
+        elif runs and runs[-1] and runs[-1][-1].end == token.begin:
+            runs[-1].append(token)
+        else:
+            runs.append([token])
+    for run in runs:
+        if len(run) > 1 and any(t.term in keywords for t in run):
+            wording = text[run[0].begin : run[-1].end]
+            if wording not in plan.soft_literals:
+                plan.soft_literals.append(wording)
+
+
 def check_readable(question: str) -> None:
     """Refuse text that is not Unicode a user typed: lone surrogates, which is what argv holds for
     bytes that are not UTF-8 ($'\\xff'), even under a UTF-8 locale."""
@@ -543,7 +587,9 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _synonyms(text, vocab, plan, covered)
     _kana_variants(text, vocab, plan, covered)
     compound_known = False
-    for token in tokens(text, stop):
+    segmented = tokens(text, stop)
+    _compounds(text, segmented, plan, vocab.keyword_terms)
+    for token in segmented:
         latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())
         if latin and not token.surface.isdigit():
             continue  # Latin words go through the English path below

@@ -55,6 +55,9 @@ _ASKS_UNVERIFIED = ("要確認", "未確認", "unverified")
 # A translator's note is about the wording of the translation: it comes after the rule it comments
 # on, unless the question asks about the translation.
 TRANSLATOR_NOTE_PENALTY = 0.1
+# In a document that cites the rules it teaches (〔12〕), a passage citing none is about the class
+# (what it teaches, what to read first, an introduction): it comes after the passages stating a rule.
+UNCITED_PENALTY = 0.1
 _ASKS_TRANSLATION = ("訳", "日本語", "英語", "原文", "translat", "japanese", "english", "wording")
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 # Words the corpus does not know (a card's name, a word of everyday speech) and numbers weigh this
@@ -248,6 +251,11 @@ class Rulebook:
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
+        # Documents that cite their sources (〔12〕): there, a passage citing nothing is commentary
+        # around the rules (what the class teaches, an introduction, a closing word).
+        self.citing = frozenset(
+            row[0] for row in self.db.execute("SELECT DISTINCT document FROM passages WHERE citations != ''")
+        )
         # Game words: what the lexicon, the glossaries and the keywords give, common ones (ターン,
         # カード) included. A question with none of them and little in common with any passage is
         # plainly about something else.
@@ -568,6 +576,8 @@ class Rulebook:
                 continue
             present = frozenset(terms.split())
             bonus = self._bonus(plan, Kind(kind), name, plain)
+            if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
+                bonus -= UNCITED_PENALTY
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
             name_only[rowid] = _name_only(plan, columns) - self.game_words
@@ -633,9 +643,14 @@ class Rulebook:
 
     def _bonus(self, plan: QueryPlan, kind: Kind, name: str, plain: str) -> float:
         bonus = 0.0
-        if any(f"「{lit}」" in plain for lit in plan.literals):
+        literals = plan.literals
+        if not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
+            # English wording quoted from an English card ("this turn") is found in the Japanese text
+            # only where the translator discusses the original's words: no sign of the rule asked.
+            literals = [lit for lit in literals if not (lit.isascii() and " " in lit)]
+        if any(f"「{lit}」" in plain for lit in literals):
             bonus += 2 * LITERAL_BONUS
-        elif any(lit in plain for lit in plan.literals):
+        elif any(lit in plain for lit in literals):
             bonus += LITERAL_BONUS
         if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
             bonus += SOFT_LITERAL_BONUS
@@ -745,7 +760,12 @@ class Rulebook:
             sub = self.plan(piece)
             if not sub.units:
                 continue
-            scored = [(self._coverage(sub, c.terms, name_only=c.name_only), c.rank, c) for c in pool]
+            # The whole question's rank with the part's coverage in place of the question's: the
+            # same bm25 and the same kind of passage (a note, a passage citing nothing comes after).
+            scored = []
+            for c in pool:
+                part = self._coverage(sub, c.terms, name_only=c.name_only)
+                scored.append((c.rank + COVERAGE_SHARE * (part - c.coverage), c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
         return [p for p in out if p] if len(out) > 1 else []

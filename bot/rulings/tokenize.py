@@ -81,10 +81,13 @@ def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
     out: list[Token] = []
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
         chunk = text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]
-        for m in _tokenizer().tokenize(chunk):
+        morphemes = _tokenizer().tokenize(chunk)
+        for i, m in enumerate(morphemes):
             token = _token(m, chunk_start, stopwords)
             if token is None:
                 continue
+            if token.generic and token.noun and i + 1 < len(morphemes) and morphemes[i + 1].surface() == "の":
+                token.generic = False  # 最初の手札: a noun that says which one, not an adverb (最初に)
             out.append(token)
             pieces = m.split(SplitMode.A)
             if len(pieces) > 1:
