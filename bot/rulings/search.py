@@ -131,6 +131,26 @@ class _Candidate:
         return self.kind is Kind.HOUSE_RULE
 
 
+@dataclass(frozen=True)
+class _Asks:
+    """What a question asks about its own kind of answer, read once a search (not once a passage)."""
+
+    literals: list[str]
+    translation: bool  # about the translation or the original's words
+    unverified: bool  # about the passages the translator marked unverified
+
+    @classmethod
+    def of(cls, plan: QueryPlan) -> _Asks:
+        lowered = plan.text.lower()
+        translation = any(w in lowered for w in _ASKS_TRANSLATION)
+        literals = plan.literals
+        if not translation:
+            # English wording quoted from an English card ("this turn") is found in the Japanese text
+            # only where the translator discusses the original's words: no sign of the rule asked.
+            literals = [lit for lit in literals if not (lit.isascii() and " " in lit)]
+        return cls(literals, translation, any(w in lowered for w in _ASKS_UNVERIFIED))
+
+
 class Rulebook:
     """Read-only access to one index file. Not thread-safe (one Sudachi tokenizer, one connection)."""
 
@@ -571,11 +591,12 @@ class Rulebook:
         ).fetchall()
         scored = []
         name_only: dict[int, frozenset[str]] = {}
+        asks = _Asks.of(plan)
         for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
             if game is not None and pgame != game:
                 continue
             present = frozenset(terms.split())
-            bonus = self._bonus(plan, Kind(kind), name, plain)
+            bonus = self._bonus(plan, asks, Kind(kind), name, plain)
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
                 bonus -= UNCITED_PENALTY
             citations = frozenset(int(c) for c in cites.split())
@@ -641,13 +662,9 @@ class Rulebook:
                 score += weight * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
         return score
 
-    def _bonus(self, plan: QueryPlan, kind: Kind, name: str, plain: str) -> float:
+    def _bonus(self, plan: QueryPlan, asks: _Asks, kind: Kind, name: str, plain: str) -> float:
         bonus = 0.0
-        literals = plan.literals
-        if not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
-            # English wording quoted from an English card ("this turn") is found in the Japanese text
-            # only where the translator discusses the original's words: no sign of the rule asked.
-            literals = [lit for lit in literals if not (lit.isascii() and " " in lit)]
+        literals = asks.literals
         if any(f"「{lit}」" in plain for lit in literals):
             bonus += 2 * LITERAL_BONUS
         elif any(lit in plain for lit in literals):
@@ -656,9 +673,9 @@ class Rulebook:
             bonus += SOFT_LITERAL_BONUS
         if any(card in plain for card in plan.cards):
             bonus += CARD_NAME_BONUS  # the passage about the card the question names
-        if kind is Kind.UNVERIFIED and not any(word in plan.text.lower() for word in _ASKS_UNVERIFIED):
+        if kind is Kind.UNVERIFIED and not asks.unverified:
             bonus -= UNVERIFIED_PENALTY
-        if kind is Kind.TRANSLATOR_NOTE and not any(w in plan.text.lower() for w in _ASKS_TRANSLATION):
+        if kind is Kind.TRANSLATOR_NOTE and not asks.translation:
             bonus -= TRANSLATOR_NOTE_PENALTY
         if kind is Kind.DEFINITION:
             # Named in a short question, the definition may be what is asked ("共鳴値って？"); in a long
