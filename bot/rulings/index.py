@@ -22,7 +22,7 @@ from bot.rulings.models import Kind, ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-14"
+INDEX_VERSION = "rulings-index-15"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -83,9 +83,14 @@ class Segmented:
         if english:
             glossed = " ".join(english_glosses(f"{passage.section} {passage.text}", lexicon))
             body += tokens(lexicon.prepare(glossed), stop)
+        heading = tokens(lexicon.prepare(passage.section), stop)
+        names = tokens(lexicon.prepare(" ".join(passage.names)), stop)
         self.body = [t.term for t in body]
-        self.heading = [t.term for t in tokens(lexicon.prepare(passage.section), stop)]
-        self.names = [t.term for t in tokens(lexicon.prepare(" ".join(passage.names)), stop)]
+        self.heading = [t.term for t in heading]
+        self.names = [t.term for t in names]
+        # The dictionary's synonym groups of each term (bot/rulings/tokenize.py), so a question's word
+        # of the same group (費用 for コスト) finds this term.
+        self.groups = {(g, t.term) for t in [*body, *heading, *names] for g in t.groups}
         # Surfaces too (a Latin one tells a name the document quotes in English), except in an English
         # document, whose every word is Latin.
         self.readings = {(t.term, t.reading) for t in body} | {(t.term, t.surface) for t in body if not english}
@@ -170,6 +175,7 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         df: Counter[str] = Counter()
         by_game: dict[str, Counter[str]] = {}
         readings: dict[str, set[str]] = {}
+        groups: dict[int, set[str]] = {}
         rows: list[Row] = []
         for document in documents:
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
@@ -183,6 +189,8 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                 by_game.setdefault(game, Counter()).update(present)
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
+                for group, term in seg.groups:
+                    groups.setdefault(group, set()).add(term)
                 plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
                 rows.append((passage, plain, seg.body, seg.heading, seg.names))
             for entry in document.glossary:
@@ -214,6 +222,10 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
             {lexicon.prepare(n) for p, *_ in rows if p.kind is not Kind.HOUSE_RULE for n in p.names if len(n) >= 3}
         )
         db.execute("INSERT INTO meta VALUES ('names', ?)", (json.dumps(names, ensure_ascii=False),))
+        # Synonym group of the dictionary → the corpus terms in it: the dictionary's synonyms that
+        # matter here, read once when the rulebook opens.
+        synonym_groups = {str(g): sorted(ts) for g, ts in sorted(groups.items())}
+        db.execute("INSERT INTO meta VALUES ('synonym_groups', ?)", (json.dumps(synonym_groups, ensure_ascii=False),))
         db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
         db.commit()
     except BaseException:

@@ -39,6 +39,13 @@ PIECE_SHARE = 0.3  # no part of speech for English words the lexicon does not kn
 # Everyday English the lexicon translates (search, example): it says what is asked less than a game
 # word does, and a question made of it is no more about the games than one of unknown words.
 GENERAL_WEIGHT = 0.5
+# A word's synonyms of the dictionary (its synonym groups, bot/rulings/tokenize.py) that the corpus
+# uses are alternatives of its unit, at this share of its weight: 費用 finds コスト, 選ぶ finds 選択.
+# A group holding more corpus terms than MAX_GROUP_TERMS says little (it is left out when the
+# rulebook opens), and a word gets at most MAX_RELATED of them.
+RELATED_SHARE = 0.6
+MAX_GROUP_TERMS = 3
+MAX_RELATED = 3
 
 
 @dataclass
@@ -67,6 +74,8 @@ class Vocabulary:
     english_stems: Mapping[str, str] = field(default_factory=dict)
     general_english: frozenset[str] = frozenset()  # keys of everyday English: they weigh GENERAL_WEIGHT
     name_words: frozenset[str] = frozenset()  # words of the names the corpus quotes in Latin letters (Forever Strong)
+    # The dictionary's synonym group → the corpus terms in it (groups of at most MAX_GROUP_TERMS).
+    synonym_groups: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -109,6 +118,9 @@ class QueryPlan:
     other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
+    # Terms a unit holds only as the dictionary's synonyms of its word: they find and rank passages,
+    # but never make the word a game word (アタック's 攻撃 says nothing of which game, or of any game).
+    related: dict[str, set[str]] = field(default_factory=dict)
     # The search's weights of the units, worked out once (keyed by the plan's size, so an added term
     # recomputes them).
     unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
@@ -118,24 +130,52 @@ class QueryPlan:
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 
     def add(
-        self, term: str, vocab: Vocabulary, weight: float = 1.0, unit: str | None = None, counted: bool = True
+        self,
+        term: str,
+        vocab: Vocabulary,
+        weight: float = 1.0,
+        unit: str | None = None,
+        counted: bool = True,
+        related: bool = False,
     ) -> None:
-        """Add a term; `counted=False` helps find and rank passages without being part of the coverage."""
+        """Add a term; `counted=False` helps find and rank passages without being part of the coverage;
+        `related`: a synonym of the dictionary, not the word typed nor the lexicon's."""
         if term in vocab.df:
             if term not in self.weights:
                 self.terms.append(term)
             self.weights[term] = max(self.weights.get(term, 0.0), weight)
             if not counted:
                 return
-            members = self.units.setdefault(unit or term, [])
+            key = unit or term
+            members = self.units.setdefault(key, [])
             if term not in members:
                 members.append(term)
+                if related:
+                    self.related.setdefault(key, set()).add(term)
+            elif not related and term in self.related.get(key, ()):
+                self.related[key].discard(term)
         elif counted:  # a card's words the corpus lacks are no gap in the question
             self.unknown[term] = max(self.unknown.get(term, 0.0), weight)
 
     @property
     def empty(self) -> bool:
         return not self.terms
+
+    def own(self, unit: str) -> list[str]:
+        """A unit's terms but the dictionary's synonyms of its word."""
+        related = self.related.get(unit)
+        members = self.units[unit]
+        return [t for t in members if t not in related] if related else members
+
+
+def related_terms(token: Token, vocab: Vocabulary) -> list[str]:
+    """The corpus terms sharing a synonym group of the dictionary with a word, but the word itself."""
+    found: dict[str, None] = {}
+    for group in token.groups:
+        for term in vocab.synonym_groups.get(group, ()):
+            if term != token.term:
+                found[term] = None
+    return list(found)[:MAX_RELATED]
 
 
 # Numerals as the lexicon's keys write them ("below zero", "zero targets").
@@ -603,6 +643,9 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
         owners = {covered.get(i) for i in range(token.begin, token.end)}
         unit = owners.pop() if len(owners) == 1 else None  # inside one synonym: an alternative of it
         synonym = vocab.synonym_lemmas.get(token.term) if unit is None else None
+        # A game keyword is no everyday word to paraphrase: only the word typed stands for it.
+        expand = unit is None and synonym is None and not token.generic and token.term not in vocab.keyword_terms
+        related = related_terms(token, vocab) if expand else []
         if synonym is not None:  # a conjugated synonym: its corpus words, and the word itself if known
             for term in vocab.synonyms[synonym]:
                 plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=synonym)
@@ -610,13 +653,16 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             if token.term in vocab.df:
                 plan.add(token.term, vocab, weight=weight, unit=synonym)
         elif token.term in vocab.df or unit is None:
-            plan.add(token.term, vocab, weight=weight, unit=unit)
-            if token.term not in vocab.df and unit is None:
+            if token.term in vocab.df or not related:  # a word the corpus lacks is its synonyms, if any
+                plan.add(token.term, vocab, weight=weight, unit=unit)
+            if token.term not in vocab.df and unit is None and not related:
                 plan.readings.setdefault(token.term, token.reading)
                 if token.common:
                     plan.common.add(token.term)
                 if token.term in vocab.keyword_terms and not token.piece:
                     plan.missing_keywords.append(token.surface)
+            for term in related:
+                plan.add(term, vocab, weight=weight * RELATED_SHARE, unit=token.term, related=True)
     _english(text, vocab, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)

@@ -27,7 +27,7 @@ from bot.rulings.glossary import Lexicon
 from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import split_parts
-from bot.rulings.query import QueryPlan, Vocabulary, analyse, fts_match, stem_word
+from bot.rulings.query import MAX_GROUP_TERMS, RELATED_SHARE, QueryPlan, Vocabulary, analyse, fts_match, stem_word
 from bot.rulings.tokenize import normalize, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
@@ -268,6 +268,11 @@ class Rulebook:
             latin_terms=frozenset(latin),
             general_english=frozenset(key for key, _ in general),
             name_words=frozenset(w for name in self.names for w in _WORD.findall(name.lower())),
+            synonym_groups={
+                int(group): tuple(terms)
+                for group, terms in json.loads(self._meta("synonym_groups") or "{}").items()
+                if len(terms) <= MAX_GROUP_TERMS
+            },
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
@@ -433,10 +438,11 @@ class Rulebook:
         weight: dict[str, float] = {}
         own: set[str] = set()  # games one of the question's game words belongs to alone (インクウェル)
         total = 0.0
-        for members in plan.units.values():
-            w = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
+        for unit, members in plan.units.items():
+            typed = plan.own(unit) or members
+            w = max(self.idf(t) for t in typed) * max(plan.weights[t] for t in typed)
             shares: dict[str, float] = {}
-            for t in members:
+            for t in typed:  # which game the word typed belongs to, not its synonyms
                 for game, n in self.term_games.get(t, {}).items():
                     # The house rules' prose says nothing of the game; a word the lexicon leads to
                     # there (投了 → concede) is game vocabulary and counts for the house rules' game.
@@ -447,7 +453,7 @@ class Rulebook:
                     shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
             if not shares:
                 continue  # a word only the house rules' prose uses
-            if len(shares) == 1 and any(t in self.game_words for t in members):
+            if len(shares) == 1 and any(t in self.game_words for t in plan.own(unit)):
                 own.update(shares)
             total += w
             for game, share in shares.items():
@@ -472,9 +478,9 @@ class Rulebook:
         # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
         game_words = any(
             t in self.game_words
-            for unit, members in plan.units.items()
+            for unit in plan.units
             if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
-            for t in members
+            for t in plan.own(unit)
         )
         return not game_words and not plan.games and best < OUTSIDE_COVERAGE
 
@@ -513,6 +519,9 @@ class Rulebook:
             if passage_terms.isdisjoint(members):
                 continue
             share = self._share(alternatives, passage_terms)
+            related = plan.related.get(unit)
+            if related and (members & passage_terms) <= related and len(related) < len(members):
+                share *= RELATED_SHARE  # only a synonym of the dictionary of the word typed
             if everyday != 1.0 and (
                 unit in self.general_synonyms or unit.removeprefix("en:") in self.vocab.general_english
             ):
@@ -529,7 +538,9 @@ class Rulebook:
         if plan.unit_weights is None or plan.unit_weights[0] != key:
             units = []
             for unit, members in plan.units.items():
-                weight = max(self.idf(t) for t in members) * max(plan.weights[t] for t in members)
+                # A unit weighs as the word typed: a rarer synonym of the dictionary adds no weight.
+                own = plan.own(unit) or members
+                weight = max(self.idf(t) for t in own) * max(plan.weights[t] for t in own)
                 units.append((frozenset(members), weight * (NUMBER_WEIGHT if _NUMBER.match(unit) else 1.0)))
             plan.unit_weights = (key, units, sum(w for _, w in units))
             plan.unit_alternatives = [self._alternatives(unit, members) for unit, members in plan.units.items()]
@@ -818,7 +829,7 @@ class Rulebook:
             return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
-        topic = [m for m in plan.units.values() if any(t in self.keywords for t in m)]
+        topic = [m for u, m in plan.units.items() if any(t in self.keywords for t in plan.own(u))]
         shown = chosen[0].terms if not parts else frozenset().union(*(c.terms for c in chosen))
         if not all(any(t in shown for t in members) for members in topic):
             return Label.CLOSEST

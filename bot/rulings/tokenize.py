@@ -17,6 +17,10 @@ _FUNCTION_POS = frozenset({"助詞", "助動詞"})
 # 中), words that take a noun-adjective ending (具体的), noun-adjectives (単純),
 # and adjectives that mostly serve another word (良く, 無い).
 _GENERIC_SUBPOS = frozenset({"副詞可能", "形状詞可能"})
+# Words whose synonym groups in the dictionary say what they mean (開始/スタート, 選ぶ/選択): nouns,
+# verbs and adjectives of the dictionary, not names, numbers or words in Latin letters.
+_SYNONYM_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞"})
+_NOT_A_SYNONYM = re.compile(r"[0-9A-Za-z]")
 _DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
@@ -60,7 +64,19 @@ def strip_list_marks(text: str) -> str:
 
 
 class Token:
-    __slots__ = ("begin", "common", "compound", "end", "generic", "noun", "piece", "reading", "surface", "term")
+    __slots__ = (
+        "begin",
+        "common",
+        "compound",
+        "end",
+        "generic",
+        "groups",
+        "noun",
+        "piece",
+        "reading",
+        "surface",
+        "term",
+    )
 
     def __init__(self, surface: str, term: str, reading: str, begin: int = 0, end: int = 0) -> None:
         self.surface, self.term, self.reading = surface, term, reading
@@ -70,6 +86,9 @@ class Token:
         self.piece = False  # one of those pieces
         self.generic = False  # a word of everyday speech rather than of a topic (最初, 具体的, 良く)
         self.common = False  # a common word of the dictionary (not a name, not unknown to it): no typo
+        # The dictionary's synonym groups of the word (開始 and スタート share one), for a noun, verb or
+        # adjective the dictionary knows; none for names, numbers and Latin words.
+        self.groups: tuple[int, ...] = ()
 
 
 def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
@@ -110,6 +129,8 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
     token = Token(m.surface(), term, m.reading_form(), offset + m.begin(), offset + m.end())
     token.noun = pos in ("名詞", "接尾辞")
     token.common = not m.is_oov() and speech[1] != "固有名詞"
+    if token.common and pos in _SYNONYM_POS and speech[1] != "数詞" and not _NOT_A_SYNONYM.search(term + m.surface()):
+        token.groups = tuple(m.synonym_group_ids())
     token.generic = (
         pos in ("形状詞", "副詞") or (pos == "形容詞" and speech[1] == "非自立可能") or speech[2] in _GENERIC_SUBPOS
     )
