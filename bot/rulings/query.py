@@ -173,7 +173,8 @@ def related_terms(token: Token, vocab: Vocabulary) -> list[str]:
     found: dict[str, None] = {}
     for group in token.groups:
         for term in vocab.synonym_groups.get(group, ()):
-            if term != token.term:
+            # No everyday word turns into a game keyword (引き分け is no ドロー).
+            if term != token.term and term not in vocab.keyword_terms:
                 found[term] = None
     return list(found)[:MAX_RELATED]
 

@@ -505,6 +505,7 @@ class Rulebook:
         unknown_share: float = UNKNOWN_SHARE,
         name_only: frozenset[str] = frozenset(),
         everyday: float = 1.0,
+        direct: bool = False,
     ) -> float:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
@@ -520,8 +521,13 @@ class Rulebook:
                 continue
             share = self._share(alternatives, passage_terms)
             related = plan.related.get(unit)
-            if related and (members & passage_terms) <= related and len(related) < len(members):
-                share *= RELATED_SHARE  # only a synonym of the dictionary of the word typed
+            if related and len(related) < len(members) and (members & passage_terms) <= related:
+                # Only a synonym of the dictionary of a word the corpus knows: part of it, and none
+                # for a direct match (the dictionary does not know which sense the rules use). A word
+                # the corpus does not know is its synonyms, at their lower weight.
+                if direct:
+                    continue
+                share *= RELATED_SHARE
             if everyday != 1.0 and (
                 unit in self.general_synonyms or unit.removeprefix("en:") in self.vocab.general_english
             ):
@@ -786,8 +792,8 @@ class Rulebook:
         out = []
         for piece in pieces:
             sub = self.plan(piece)
-            if not sub.units:
-                continue
+            if not any(sub.own(unit) for unit in sub.units):
+                continue  # no word the corpus knows, only synonyms of the dictionary (質問 → 問う)
             # The whole question's rank with the part's coverage in place of the question's: the
             # same bm25 and the same kind of passage (a note, a passage citing nothing comes after).
             scored = []
@@ -825,7 +831,12 @@ class Rulebook:
         """A direct match when the best passage carries most of the question (each part's best, most
         of that part), every game keyword of the question is in a passage shown, and, when it asks who,
         the passage answering it names someone."""
-        if rules[0].coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
+        # A word the best passage carries only by a synonym of the dictionary is not matched directly:
+        # the dictionary's groups do not know which sense the rules use.
+        coverage = rules[0].coverage
+        if any(plan.related.values()):
+            coverage = self._coverage(plan, rules[0].terms, name_only=rules[0].name_only, direct=True)
+        if coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
             return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
             return Label.CLOSEST
