@@ -505,7 +505,7 @@ class Rulebook:
         unknown_share: float = UNKNOWN_SHARE,
         name_only: frozenset[str] = frozenset(),
         everyday: float = 1.0,
-        direct: bool = False,
+        related: bool = True,
     ) -> float:
         """Share of the question's idf weight that the passage carries. Each unit of the question (a
         word as typed, with its synonyms or translations) counts once; unknown words and numbers
@@ -520,12 +520,12 @@ class Rulebook:
             if passage_terms.isdisjoint(members):
                 continue
             share = self._share(alternatives, passage_terms)
-            related = plan.related.get(unit)
-            if related and len(related) < len(members) and (members & passage_terms) <= related:
+            synonyms = plan.related.get(unit)
+            if synonyms and len(synonyms) < len(members) and (members & passage_terms) <= synonyms:
                 # Only a synonym of the dictionary of a word the corpus knows: part of it, and none
                 # for a direct match (the dictionary does not know which sense the rules use). A word
                 # the corpus does not know is its synonyms, at their lower weight.
-                if direct:
+                if not related:
                     continue
                 share *= RELATED_SHARE
             if everyday != 1.0 and (
@@ -625,7 +625,9 @@ class Rulebook:
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score in zip(
             scored, bm25, strict=True
         ):
-            coverage = self._coverage(plan, present, name_only=name_only[rowid])
+            # The house rules' Japanese terms are the lexicon's glosses of English prose already: a
+            # synonym of the dictionary of a gloss is a guess too far.
+            coverage = self._coverage(plan, present, name_only=name_only[rowid], related=kind != Kind.HOUSE_RULE.value)
             length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
@@ -835,7 +837,7 @@ class Rulebook:
         # the dictionary's groups do not know which sense the rules use.
         coverage = rules[0].coverage
         if any(plan.related.values()):
-            coverage = self._coverage(plan, rules[0].terms, name_only=rules[0].name_only, direct=True)
+            coverage = self._coverage(plan, rules[0].terms, name_only=rules[0].name_only, related=False)
         if coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
             return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
         if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
