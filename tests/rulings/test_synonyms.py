@@ -1,0 +1,68 @@
+"""The dictionary's synonyms: SudachiDict files words under synonym groups (費用 and コスト share
+one), and a question's word whose group holds other corpus terms gets them as alternatives, at a
+lower weight. They never make a question about the games, never lead to a game keyword, and alone
+never make a match direct.
+
+Every question here is written for this file; none is a question of the evaluation sets."""
+
+from __future__ import annotations
+
+from bot.rulings.models import Label
+from bot.rulings.search import Rulebook
+from bot.rulings.tokenize import tokens
+
+HN = "horizonnotes-rules"
+
+
+def _groups(word: str) -> tuple[int, ...]:
+    return next(t.groups for t in tokens(word) if not t.piece)
+
+
+def test_a_dictionary_synonym_of_the_corpus_word_finds_its_passage(rulebook: Rulebook) -> None:
+    """費用 is nowhere in the corpus nor in the lexicon; the rule page says コスト, which the
+    dictionary files in one of 費用's synonym groups."""
+    lexicon = rulebook.vocab.lexicon
+    assert "費用" not in rulebook.vocab.df
+    assert not any("費用" in key or "費用" in " ".join(values) for key, values in lexicon.synonyms.items())
+    assert set(_groups("費用")) & set(_groups("コスト"))
+    question = "スキルの費用はどこから出すの？"
+    plan = rulebook.plan(question)
+    assert "コスト" in plan.units["費用"] and "費用" not in plan.unknown
+    assert plan.weights["コスト"] < 1.0  # a synonym weighs less than the word typed
+    answer = rulebook.search(question)
+    assert answer.hits and answer.hits[0].id == f"{HN}/10/01"  # skills are paid with ether (コスト)
+
+
+def test_a_corpus_word_gets_the_corpus_synonyms_as_alternatives(rulebook: Rulebook) -> None:
+    """選ぶ is in the corpus, and so is 選択: a passage saying either carries the word, the synonym
+    for part of it."""
+    plan = rulebook.plan("どれを選ぶかは誰が決める？")
+    assert "選択" in plan.units["選ぶ"]
+    assert plan.own("選ぶ") == ["選ぶ"]
+
+
+def test_an_everyday_word_does_not_become_a_game_word_through_its_synonym(rulebook: Rulebook) -> None:
+    """コスト is a game word; 費用 of a dinner leads to it, but a question made of everyday words
+    stays outside the corpus."""
+    assert "コスト" in rulebook.game_words
+    plan = rulebook.plan("晩ご飯の費用はいくら？")
+    assert plan.units["費用"] == ["コスト"] and plan.own("費用") == []
+    answer = rulebook.search("晩ご飯の費用はいくら？")
+    assert not answer.hits and answer.label is Label.OUTSIDE
+
+
+def test_no_synonym_leads_to_a_game_keyword(rulebook: Rulebook) -> None:
+    """The dictionary files 引き分け (a drawn game) with ドロー, which the rules use for drawing a
+    card, a game keyword: a synonym never lands on a keyword."""
+    assert "ドロー" in rulebook.vocab.keyword_terms and "ドロー" in rulebook.vocab.df
+    assert set(_groups("引き分け")) & set(_groups("ドロー"))
+    plan = rulebook.plan("引き分けになったらどうする？")
+    assert "ドロー" not in plan.weights
+
+
+def test_words_in_latin_letters_and_numbers_have_no_synonyms(rulebook: Rulebook) -> None:
+    """Sudachi reads English words as katakana (start → スタート): the English house rules' words and
+    a question's English are no entry to the dictionary's synonyms, nor are numerals (1 and ワン)."""
+    assert _groups("start") == () and _groups("スタート")
+    assert _groups("1") == () and _groups("一") == ()
+    assert all(term.isascii() is False for terms in rulebook.vocab.synonym_groups.values() for term in terms)
