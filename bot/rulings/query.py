@@ -1,6 +1,12 @@
 """From a player's question to search terms: Japanese segmentation, kana variants of corpus words,
 synonyms, English words through the lexicon and the glossaries, quoted phrases.
 
+Synonyms come from the lexicon (hand-written game words) and from the dictionary: SudachiDict files
+words under synonym groups (費用 and コスト, 選ぶ and 選択), and the index keeps, for each group, the
+corpus terms in it. A question's noun, verb or adjective gets the other corpus terms of its groups as
+alternatives of its unit, at RELATED_SHARE of its weight; they are marked `related` in the plan, so
+they never make a word a game word, never lead to a game keyword, and alone never make a direct match.
+
 Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a player (AND, NEAR,
 `"`, `*`, `:`) are only ever words.
 """
@@ -667,6 +673,10 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _english(text, vocab, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)
+    if len(plan.terms) > MAX_TERMS and plan.related:
+        # A long question keeps the words it typed before the dictionary's synonyms of them.
+        typed = {t for unit in plan.units for t in plan.own(unit)}
+        plan.terms.sort(key=lambda t: t not in typed and any(t in r for r in plan.related.values()))
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
     return plan
