@@ -82,8 +82,26 @@ class Vocabulary:
     name_words: frozenset[str] = frozenset()  # words of the names the corpus quotes in Latin letters (Forever Strong)
     # The dictionary's synonym group → the corpus terms in it (groups of at most MAX_GROUP_TERMS).
     synonym_groups: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    # Worked out once, read by every question: the synonyms by their first character (a question
+    # looks up only those whose first character it holds), in the lexicon's order.
+    synonyms_by_first: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    game_names: frozenset[str] = frozenset()  # every game's names as a question may type them
+    alias_forms: Mapping[str, str] = field(default_factory=dict)  # a game's name → as a question is compared
 
     def __post_init__(self) -> None:
+        by_first: dict[str, list[tuple[int, str]]] = {}
+        for n, word in enumerate(self.synonyms):
+            if word:
+                by_first.setdefault(word[0], []).append((n, word))
+        self.synonyms_by_first = {c: tuple(words) for c, words in by_first.items()}
+        aliases = [a for names in [*self.lexicon.games.values(), self.lexicon.other_games] for a in names]
+        self.alias_forms = {a: to_katakana(a.lower()) for a in aliases}
+        self.game_names = frozenset(
+            n
+            for aliases in [*self.lexicon.games.values(), self.lexicon.other_games]
+            for a in aliases
+            for n in (a.lower(), to_katakana(a.lower()), *a.lower().split())
+        )
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
         self.longest_reading = max(map(len, self.by_reading), default=0)
         # A stem a stop word shares is no sign of the key (times, time → tim: no timing).
@@ -491,7 +509,8 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, 
     not found inside ダウンロード."""
     starts, ends = boundaries(text)
     for haystack in dict.fromkeys((text, to_katakana(text))):
-        for word, targets in vocab.synonyms.items():
+        for _, word in sorted(nw for c in set(haystack) for nw in vocab.synonyms_by_first.get(c, ())):
+            targets = vocab.synonyms[word]
             spans = [
                 (at, at + len(word))
                 for at in _find_all(haystack, word)
@@ -545,7 +564,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     starts, _ = boundaries(text)
 
     def named(alias: str) -> bool:
-        alias = to_katakana(alias.lower())
+        alias = vocab.alias_forms.get(alias) or to_katakana(alias.lower())
         if alias not in lower:  # most questions name no game: the cheap test first
             return False
         if _ASCII_PHRASE.match(alias):
@@ -563,12 +582,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
 def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:
     """A game's name says which game is meant (`plan.games`), not what is asked: it is neither a search
     word (HorizonNotes is in the house rules' prose) nor an unknown word weighing on the coverage."""
-    names = {
-        n
-        for aliases in [*vocab.lexicon.games.values(), vocab.lexicon.other_games]
-        for a in aliases
-        for n in (a.lower(), to_katakana(a.lower()), *a.lower().split())
-    }
+    names = vocab.game_names
     for word in [w for w in plan.unknown if w in names]:
         del plan.unknown[word]
     for unit in [u for u in plan.units if u in names or u.removeprefix("en:") in names]:
