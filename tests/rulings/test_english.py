@@ -16,8 +16,9 @@ from bot.rulings.query import fts_match
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
 
+from .helpers import JUDGE
+
 RULES = Path(__file__).resolve().parents[2] / "rules"
-JUDGE = "lgi-rules-class-10"
 # Cards of the class whose English card name could not be confirmed: findable by their Japanese name only.
 UNCONFIRMED = {
     "サリー＆ブー – 怖がらせコンビ",

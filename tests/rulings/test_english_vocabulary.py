@@ -11,8 +11,7 @@ from bot.rulings.parts import split_parts
 from bot.rulings.query import stem_phrase, stem_word
 from bot.rulings.search import Rulebook
 
-HN = "horizonnotes-rules"
-JUDGE = "lgi-rules-class-10"
+from .helpers import HN, JUDGE
 
 
 def test_every_inflection_of_a_word_has_one_stem() -> None:

@@ -9,12 +9,7 @@ from __future__ import annotations
 from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 
-HN = "horizonnotes-rules"
-JUDGE = "lgi-rules-class-10"
-
-
-def top_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
-    return [h.id for h in rulebook.search(question, k=k).hits]
+from .helpers import HN, JUDGE, top_ids
 
 
 def test_everyday_words_weigh_less_than_the_topic(rulebook: Rulebook) -> None:

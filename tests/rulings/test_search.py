@@ -14,9 +14,8 @@ from bot.rulings.index import build_index, ensure_index
 from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 
+from .helpers import HN, JUDGE
 from .test_query import HOSTILE
-
-HN, JUDGE = "horizonnotes-rules", "lgi-rules-class-10"
 
 
 def top_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:

@@ -11,7 +11,7 @@ from bot.rulings.models import Label
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
 
-HN = "horizonnotes-rules"
+from .helpers import HN
 
 
 def _groups(word: str) -> tuple[int, ...]:
