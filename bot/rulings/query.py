@@ -96,12 +96,7 @@ class Vocabulary:
         self.synonyms_by_first = {c: tuple(words) for c, words in by_first.items()}
         aliases = [a for names in [*self.lexicon.games.values(), self.lexicon.other_games] for a in names]
         self.alias_forms = {a: to_katakana(a.lower()) for a in aliases}
-        self.game_names = frozenset(
-            n
-            for aliases in [*self.lexicon.games.values(), self.lexicon.other_games]
-            for a in aliases
-            for n in (a.lower(), to_katakana(a.lower()), *a.lower().split())
-        )
+        self.game_names = frozenset(n for a in aliases for n in (a.lower(), self.alias_forms[a], *a.lower().split()))
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
         self.longest_reading = max(map(len, self.by_reading), default=0)
         # A stem a stop word shares is no sign of the key (times, time → tim: no timing).
