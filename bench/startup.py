@@ -67,8 +67,10 @@ def main() -> int:
         timed = {name: [_time(cmd, env) for _ in range(max(3, args.runs // 3))] for name, cmd in others.items()}
     ratio = statistics.median(ratios)
     verdict = "yes" if ratio <= TARGET else "NO"
-    print(f"referee roll 3d6 vs d20 one-liner: {ratio:.2f}x (median of {len(ratios)} paired runs); "
-          f"within {TARGET}x: {verdict}")
+    print(
+        f"referee roll 3d6 vs d20 one-liner: {ratio:.2f}x (median of {len(ratios)} paired runs); "
+        f"within {TARGET}x: {verdict}"
+    )
     print(_row("referee roll 3d6", a))
     print(_row("python -c 'import d20; d20.roll(\"3d6\")'", b))
     for name, times in timed.items():

@@ -39,7 +39,6 @@ CARD_OPTIONS = frozenset({"card"})
 SKILL_OPTIONS = frozenset({"skill"})
 
 
-
 def value_label(state: GameState, names: Names, action: Action, option: str, value: str) -> str:
     if option in CARD_OPTIONS:
         return names.card(value)

@@ -21,6 +21,7 @@ _ACTOR = re.compile(r"^\s*([^\s:/][^:/]*?)\s*:\s*(?=/)")
 _TOKEN = re.compile(r'(?:([a-z_]+):)?(?:"([^"]*)"|「([^」]*)」)|(\S+)')
 _OPTION = re.compile(r"^([a-z_]+):(.*)$")
 
+
 class ConsoleLineError(RefereeError):
     key = "console.bad_line"
 

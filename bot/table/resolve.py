@@ -24,8 +24,6 @@ Side = Literal["own", "enemy", "any"]
 _PRINTED = re.compile(r"^(?P<name>.*?)\s*(?:〔(?P<tag>[^〕]+)〕)?\s*(?:\((?P<owner>[^()]+)\))?$")
 
 
-
-
 def _named(state: GameState, say: Callable[[Names], str]) -> Named:
     return Named(say(Names(state, "ja")), say(Names(state, "en")))
 
@@ -78,9 +76,7 @@ def find_unit(state: GameState, name: str, seat: int | None, side: Side, *, aura
         shown = _named(state, lambda n: ", ".join(n.unit(u[0]) for u in units) or "—")
         raise TableError(f"table.unknown_unit_{side}", name=name, units=shown)
     listed = _named(state, lambda n: ", ".join(n.unit(u) for u in found))
-    raise TableError(
-        "table.ambiguous_unit", name=name, units=listed, example=_named(state, lambda n: n.unit(found[0]))
-    )
+    raise TableError("table.ambiguous_unit", name=name, units=listed, example=_named(state, lambda n: n.unit(found[0])))
 
 
 def _matching(

@@ -35,9 +35,7 @@ def _holding_the_channel_lock(url: str, channel: int) -> psycopg.Connection[tupl
     return other
 
 
-def test_a_write_waits_for_another_process_writing_the_same_channel(
-    pg: PgStore, pg_database: tuple[str, str]
-) -> None:
+def test_a_write_waits_for_another_process_writing_the_same_channel(pg: PgStore, pg_database: tuple[str, str]) -> None:
     game = pg.start(CH, {"turn": 0}, [{"type": "start"}])
     pg.start(CH + 1, {"turn": 0}, [{"type": "start"}])
     other = _holding_the_channel_lock(pg_database[0], CH)

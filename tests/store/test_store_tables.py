@@ -36,9 +36,7 @@ def test_a_games_rolls_land_with_its_commit_and_keep_their_fair_numbers(store: T
 
 def test_a_refused_commit_files_none_of_its_rolls_and_an_accepted_one_files_them_all(store: TableStore) -> None:
     game = store.start(4, {"s": 0}, [], seed=b"\x02" * 32, commitment="c", next_roll=0)
-    rolls = [
-        NewRoll(expression="2d6", faces=[[6, 6]], total=12, number=n, commitment="c", user_id=9) for n in (0, 1)
-    ]
+    rolls = [NewRoll(expression="2d6", faces=[[6, 6]], total=12, number=n, commitment="c", user_id=9) for n in (0, 1)]
     with pytest.raises(VersionConflict):  # a stale version: nothing of this move may be kept
         store.commit(4, {"s": 9}, [{"type": "DiceRolled"}], 7, next_roll=2, rolls=rolls)
     assert store.rolls.of_game(game.id) == []
