@@ -559,7 +559,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     starts, _ = boundaries(text)
 
     def named(alias: str) -> bool:
-        alias = vocab.alias_forms.get(alias) or to_katakana(alias.lower())
+        alias = vocab.alias_forms[alias]  # every name of the lexicon's games, prepared once
         if alias not in lower:  # most questions name no game: the cheap test first
             return False
         if _ASCII_PHRASE.match(alias):

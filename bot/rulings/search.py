@@ -683,10 +683,9 @@ class Rulebook:
 
     def _bonus(self, plan: QueryPlan, asks: _Asks, kind: Kind, name: str, plain: str) -> float:
         bonus = 0.0
-        literals = asks.literals
-        if any(f"「{lit}」" in plain for lit in literals):
+        if any(f"「{lit}」" in plain for lit in asks.literals):
             bonus += 2 * LITERAL_BONUS
-        elif any(lit in plain for lit in literals):
+        elif any(lit in plain for lit in asks.literals):
             bonus += LITERAL_BONUS
         if any(len(lit) >= MIN_SOFT_LITERAL and lit in plain for lit in plan.soft_literals):
             bonus += SOFT_LITERAL_BONUS
