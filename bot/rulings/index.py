@@ -1,4 +1,5 @@
-"""The search index: one SQLite file with an FTS5 table over segmented passages.
+"""The search index: one SQLite file with segmented passages, each term's postings by weight, and FTS5
+tables for quoted phrases (and their trigrams).
 
 The file is named by a hash of the corpus and of INDEX_VERSION, built once into a temporary file
 and renamed into place, so a reader never sees half an index and a changed corpus gets a new file.
@@ -22,7 +23,7 @@ from bot.rulings.models import Kind, ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-15"
+INDEX_VERSION = "rulings-index-16"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -43,6 +44,12 @@ CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT
 CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
 CREATE TABLE unplaced(json TEXT NOT NULL);
 -- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
+-- Each term's passages by how much the term weighs in them (BM25F's term-frequency part, without
+-- the idf): retrieval reads the first few of each rare term of a question, not every passage that
+-- holds it, so its cost does not grow with the corpus.
+CREATE TABLE postings(
+    term TEXT NOT NULL, impact REAL NOT NULL, passage INTEGER NOT NULL, PRIMARY KEY (term, impact DESC, passage)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE passages_fts USING fts5(body, heading, names, tokenize = 'unicode61 remove_diacritics 0');
 -- Quoted phrases are found word for word through trigrams of the normalised text.
 CREATE VIRTUAL TABLE literal_fts USING fts5(plain, content = 'passages', content_rowid = 'rowid', tokenize = 'trigram');
@@ -133,9 +140,36 @@ def looks_whole(path: Path, db: sqlite3.Connection) -> bool:
 
 Row = tuple[Passage, str, Sequence[str], Sequence[str], Sequence[str]]
 
+# BM25F's constants and column weights (body, heading, names): the search scores with the same ones.
+BM25_K1, BM25_B = 1.2, 0.75
+COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
+
+
+def impacts(columns: Sequence[Sequence[str]], averages: Sequence[float]) -> dict[str, float]:
+    """Each term's BM25F weight in one passage without its idf: term frequencies of the columns,
+    weighted and length-normalised, then saturated."""
+    tf: dict[str, float] = {}
+    for weight, terms, average in zip(COLUMN_WEIGHTS, columns, averages, strict=True):
+        length = sum(len(t.split()) for t in terms)  # as the search counts a column: by its spaces
+        norm = 1 - BM25_B + BM25_B * length / average
+        for term, count in Counter(terms).items():
+            tf[term] = tf.get(term, 0.0) + weight * count / norm
+    return {term: f * (BM25_K1 + 1) / (f + BM25_K1) for term, f in tf.items()}
+
+
+def column_averages(rows: Sequence[Row]) -> tuple[float, float, float]:
+    sums = [0.0, 0.0, 0.0]
+    for _, _, *columns in rows:
+        for n, terms in enumerate(columns):
+            sums[n] += sum(len(t.split()) for t in terms)
+    a, b, c = (max(total / max(len(rows), 1), 1.0) for total in sums)
+    return a, b, c
+
 
 def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> int:
     """Insert (passage, plain text, body terms, heading terms, name terms); returns the next free rowid."""
+    rows = list(rows)
+    averages = column_averages(rows)
     rowid = start
     for passage, plain, body, heading, names in rows:
         terms = " ".join(dict.fromkeys([*body, *heading, *names]))
@@ -161,6 +195,10 @@ def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> i
             (rowid, " ".join(body), " ".join(heading), " ".join(names)),
         )
         db.execute("INSERT INTO literal_fts(rowid, plain) VALUES (?, ?)", (rowid, plain))
+        db.executemany(
+            "INSERT INTO postings VALUES (?, ?, ?)",
+            ((term, impact, rowid) for term, impact in impacts((body, heading, names), averages).items()),
+        )
         rowid += 1
     return rowid
 

@@ -7,8 +7,8 @@ corpus terms in it. A question's noun, verb or adjective gets the other corpus t
 alternatives of its unit, at RELATED_SHARE of its weight; they are marked `related` in the plan, so
 they never make a word a game word, never lead to a game keyword, and alone never make a direct match.
 
-Every term that reaches FTS5 is quoted by `fts_match`, so operators typed by a player (AND, NEAR,
-`"`, `*`, `:`) are only ever words.
+Retrieval reads each term's postings by the term itself; what reaches FTS5 (quoted phrases) is quoted
+by `phrase_match`, so operators typed by a player (AND, NEAR, `"`, `*`, `:`) are only ever words.
 """
 
 from __future__ import annotations
@@ -700,32 +700,24 @@ def _idf(vocab: Vocabulary, term: str) -> float:
     return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
 
 
-def fts_match(plan: QueryPlan, vocab: Vocabulary | None = None, max_share: float = 1.0) -> str:
-    """An FTS5 expression in which every term and phrase is a quoted string joined by OR.
+def retrieval_terms(plan: QueryPlan, vocab: Vocabulary, max_share: float) -> list[str]:
+    """The terms a passage is retrieved by: those found in more than `max_share` of the passages are
+    left out (they would pull in most of the corpus; scoring still sees them), the question's own
+    terms come first and the rarest are kept, and a named card's terms fill what room is left."""
+    own = {t for members in plan.units.values() for t in members}
 
-    With `vocab`, it is made for retrieval only: terms found in more than `max_share` of the passages
-    are left out (they would pull in most of the corpus; scoring still sees them), the question's
-    own terms come first and the rarest are kept, and a named card's terms fill what room is left.
-    """
-    terms = plan.terms
-    if vocab is not None:
-        own = {t for members in plan.units.values() for t in members}
+    def rarest(pool: list[str], room: int) -> list[str]:
+        common = max_share * vocab.passages
+        kept = [t for t in pool if vocab.df.get(t, 0) <= common] or sorted(pool, key=lambda t: vocab.df.get(t, 0))[:2]
+        # The rarest that carry the question: a word weighing little (English prose, a guess at a
+        # name) is kept after the weighty ones, or it fills the room with passages of the wrong game.
+        return sorted(kept, key=lambda t: -plan.weights.get(t, 1.0) * _idf(vocab, t))[:room]
 
-        def rarest(pool: list[str], room: int) -> list[str]:
-            common = max_share * vocab.passages
-            kept = [t for t in pool if vocab.df.get(t, 0) <= common] or sorted(pool, key=lambda t: vocab.df.get(t, 0))[
-                :2
-            ]
-            # The rarest that carry the question: a word weighing little (English prose, a guess at a
-            # name) is kept after the weighty ones, or it fills the room with passages of the wrong game.
-            return sorted(kept, key=lambda t: -plan.weights.get(t, 1.0) * _idf(vocab, t))[:room]
+    asked = rarest([t for t in plan.terms if t in own], MAX_MATCH_TERMS)
+    room = MAX_MATCH_TERMS - len(asked)
+    return asked + (rarest([t for t in plan.terms if t not in own], room) if room > 0 else [])
 
-        asked = rarest([t for t in terms if t in own], MAX_MATCH_TERMS)
-        extra = (
-            rarest([t for t in terms if t not in own], MAX_MATCH_TERMS - len(asked))
-            if len(asked) < MAX_MATCH_TERMS
-            else []
-        )
-        terms = asked + extra
-    parts = [_quote(t) for t in terms] + [_quote(" ".join(p)) for p in plan.phrases]
-    return " OR ".join(parts)
+
+def phrase_match(plan: QueryPlan) -> str:
+    """The question's quoted phrases as an FTS5 expression, each a quoted string joined by OR."""
+    return " OR ".join(_quote(" ".join(p)) for p in plan.phrases)

@@ -24,18 +24,33 @@ from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
 from bot.rulings.dense import DenseIndex
 from bot.rulings.dense import available as dense_available
 from bot.rulings.glossary import Lexicon
-from bot.rulings.index import HOUSE_PREFIX, INDEX_VERSION, discard, ensure_index, looks_whole
+from bot.rulings.index import (
+    BM25_B,
+    BM25_K1,
+    COLUMN_WEIGHTS,
+    HOUSE_PREFIX,
+    INDEX_VERSION,
+    discard,
+    ensure_index,
+    looks_whole,
+)
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import split_parts
-from bot.rulings.query import MAX_GROUP_TERMS, RELATED_SHARE, QueryPlan, Vocabulary, analyse, fts_match, stem_word
+from bot.rulings.query import (
+    MAX_GROUP_TERMS,
+    RELATED_SHARE,
+    QueryPlan,
+    Vocabulary,
+    analyse,
+    phrase_match,
+    retrieval_terms,
+    stem_word,
+)
 from bot.rulings.tokenize import normalize, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
 CANDIDATES = 60
 MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still count when scoring
-BM25_K1, BM25_B = 1.2, 0.75
-# BM25F weights of the columns: passage body, section heading, names of cards and abilities.
-COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.9
@@ -571,25 +586,42 @@ class Rulebook:
             for alt, total in alternatives
         )
 
+    def _retrieve(self, plan: QueryPlan, limit: int) -> list[int]:
+        """The `limit` passages of best BM25F on the question's rarer terms: the sum of each term's
+        weight in a passage over the first `limit` passages of each term's postings (a passage
+        deeper in every list than that scores no better than those kept, short of ties). Quoted
+        phrases are matched as phrases by FTS5."""
+        scores: dict[int, float] = {}
+        for term in retrieval_terms(plan, self.vocab, MATCH_MAX_SHARE):
+            weight = plan.weights.get(term, 1.0) * self.idf(term) * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
+            for passage, impact in self.db.execute(
+                "SELECT passage, impact FROM postings WHERE term = ? ORDER BY impact DESC LIMIT ?", (term, limit)
+            ):
+                scores[passage] = scores.get(passage, 0.0) + weight * impact
+        rowids = sorted(scores, key=lambda r: (-scores[r], r))[:limit]
+        if plan.phrases:
+            rowids += [
+                r[0]
+                for r in self.db.execute(
+                    "SELECT rowid FROM passages_fts WHERE passages_fts MATCH ? "
+                    "ORDER BY bm25(passages_fts, ?, ?, ?) LIMIT ?",
+                    (phrase_match(plan), *COLUMN_WEIGHTS, CANDIDATES),
+                )
+                if r[0] not in scores
+            ]
+        return rowids
+
     def _candidates(self, plan: QueryPlan, game: str | None, prefer: str | None = None) -> list[_Candidate]:
-        """Retrieve with FTS5 on the question's rarer terms, then score every candidate in Python with
+        """Retrieve on the question's rarer terms (`_retrieve`), then score every candidate in Python with
         all of them: BM25F over body, heading and names, mixed with the coverage of the question.
         Passages of the game the question is about (`prefer`) come first.
 
-        Retrieval on rare terms keeps FTS5 from ranking most of a large corpus for words like
+        Retrieval on rare terms keeps it from ranking most of a large corpus for words like
         ダメージ; the scoring still sees those words. Only the passages shown are parsed in full."""
         if plan.empty:
             return []
         limit = CANDIDATES * (4 if game else 1)
-        match = fts_match(plan, self.vocab, MATCH_MAX_SHARE)
-        rowids = [
-            r[0]
-            for r in self.db.execute(
-                "SELECT rowid FROM passages_fts WHERE passages_fts MATCH ? "
-                "ORDER BY bm25(passages_fts, ?, ?, ?) LIMIT ?",
-                (match, *COLUMN_WEIGHTS, limit),
-            )
-        ]
+        rowids = self._retrieve(plan, limit)
         for literal in (lit for lit in plan.literals if len(lit) >= 3):  # trigrams need three characters
             rowids += [
                 r[0]

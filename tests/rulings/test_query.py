@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.rulings.query import fts_match
+from bot.rulings.query import phrase_match
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import normalize
 
@@ -46,7 +46,7 @@ def test_quoted_phrases_are_matched_as_phrases(rulebook: Rulebook) -> None:
     plan = rulebook.plan("「ダメージを受けた」ってどういうこと")
     assert ["ダメージ", "受ける"] in plan.phrases
     assert "ダメージを受けた" in plan.literals
-    assert '"ダメージ 受ける"' in fts_match(plan)
+    assert '"ダメージ 受ける"' in phrase_match(plan)
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("question", HOSTILE)
 def test_every_term_reaches_fts5_quoted(rulebook: Rulebook, question: str) -> None:
-    match = fts_match(rulebook.plan(question))
+    match = phrase_match(rulebook.plan(question))
     for part in filter(None, match.split(" OR ")):
         assert re.fullmatch(r'"(?:[^"]|"")*"', part), part
 
