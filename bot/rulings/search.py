@@ -118,6 +118,7 @@ HOUSE_TIE_RATIO = 1.5
 HOUSE_SETTLE_RATIO = 1.0  # carrying more of the question, it must match as strongly as the best rule passage
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
+OWN_KEYWORDS = 2  # keywords of one of our games that make a question naming another game ours
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
@@ -439,6 +440,30 @@ class Rulebook:
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         return close[0] if close else None
 
+    def _unit_games(self, plan: QueryPlan, unit: str) -> dict[str, float]:
+        """The games whose passages hold the word typed (not its synonyms), with the share of its
+        passages that are theirs."""
+        shares: dict[str, float] = {}
+        for t in plan.own(unit) or plan.units[unit]:
+            for game, n in self.term_games.get(t, {}).items():
+                # The house rules' prose says nothing of the game; a word the lexicon leads to
+                # there (投了 → concede) is game vocabulary and counts for the house rules' game.
+                if game.startswith(HOUSE_PREFIX):
+                    if t not in self.game_words:
+                        continue
+                    game = game.removeprefix(HOUSE_PREFIX)
+                shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+        return shares
+
+    def _own_keywords(self, plan: QueryPlan) -> Counter[str]:
+        """By game, how many words of the question are game keywords of that game alone (エーテル)."""
+        out: Counter[str] = Counter()
+        for unit in plan.units:
+            shares = self._unit_games(plan, unit)
+            if len(shares) == 1 and any(t in self.vocab.keyword_terms for t in plan.own(unit)):
+                out.update(shares.keys())
+        return out
+
     def _game_of(self, plan: QueryPlan, table_game: str | None = None) -> str | None:
         """The game the question is about: the one it names, or the one most of its words belong to;
         beside a running table (`table_game`), that game unless nearly all its words are the other's."""
@@ -456,16 +481,7 @@ class Rulebook:
         for unit, members in plan.units.items():
             typed = plan.own(unit) or members
             w = max(self.idf(t) for t in typed) * max(plan.weights[t] for t in typed)
-            shares: dict[str, float] = {}
-            for t in typed:  # which game the word typed belongs to, not its synonyms
-                for game, n in self.term_games.get(t, {}).items():
-                    # The house rules' prose says nothing of the game; a word the lexicon leads to
-                    # there (投了 → concede) is game vocabulary and counts for the house rules' game.
-                    if game.startswith(HOUSE_PREFIX):
-                        if t not in self.game_words:
-                            continue
-                        game = game.removeprefix(HOUSE_PREFIX)
-                    shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+            shares = self._unit_games(plan, unit)
             if not shares:
                 continue  # a word only the house rules' prose uses
             if len(shares) == 1 and any(t in self.game_words for t in plan.own(unit)):
@@ -486,7 +502,9 @@ class Rulebook:
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
         """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
         word at all and little in common with any passage."""
-        if plan.other_games and not plan.games:
+        # A player coming from another game may name it ("in MTG it's lands") and ask in the keywords
+        # of one of ours alone (ether, Arcastella): then it is that game's question.
+        if plan.other_games and not plan.games and max(self._own_keywords(plan).values(), default=0) < OWN_KEYWORDS:
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True

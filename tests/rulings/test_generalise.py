@@ -189,3 +189,11 @@ def test_the_words_offered_for_a_question_outside_the_corpus_are_whole_words(rul
     offered = answer.closest_terms
     assert offered and not any(len(w) == 1 and "\u3041" <= w <= "\u30ff" for w in offered)
     assert not any(w != other and w in other for w in offered for other in offered)  # no piece of another
+
+
+def test_a_player_naming_the_game_they_come_from_still_gets_ours(rulebook: Rulebook) -> None:
+    """Naming another game is no reason to refuse when the question asks in our game's keywords."""
+    answer = rulebook.search("I played Yu-Gi-Oh before. Here, when I convert a card to ether, how much ether do I get?")
+    assert answer.hits and answer.hits[0].id.startswith(HN)
+    for question in ("MTGのマナは何色あるの？", "In Pokemon, how many energy cards can I attach a turn?"):
+        assert not rulebook.search(question).hits, question
