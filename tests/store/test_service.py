@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Adjust, Pass, RuleViolation
+from bot.catalog import Deck
+from bot.catalog.cards import Arcastella
+from bot.engine import Adjust, GameOptions, Pass, RuleViolation, UseSkill, legal_actions, start_action
+from bot.engine.state import GameState
 from bot.service import (
     BadRollback,
     NothingToUndo,
@@ -326,3 +329,45 @@ async def test_games_read_back_after_a_restart_share_the_catalogs_cards_unless_a
             else:  # the game keeps the card it was played with, not the edited one
                 assert one[code] == cards[code] != edited[code]
             after_restart.close()
+
+
+def _attack(state: GameState) -> tuple[int, UseSkill] | None:
+    """A legal attack of the player who must act, if they have one."""
+    assert state.active is not None
+    player = state.players[state.active].id
+    for action in legal_actions(state, player):
+        if isinstance(action, UseSkill):
+            card = state.cards[next(u.card for u in state.players[state.active].units if u.uid == action.unit)]
+            if isinstance(card, Arcastella) and any(k.id == action.skill and k.kind == "attack" for k in card.skills):
+                return int(player), action
+    return None
+
+
+@pytest.mark.parametrize("timing", ["after_roll", "before_roll"])
+async def test_a_declared_attack_is_withdrawn_only_before_its_dice_are_rolled(
+    service: TableService, timing: str
+) -> None:
+    """House rule 23: an attack's dice are rolled when it is declared unless the table rolls them
+    after the block; only then may the attacker take the declaration back."""
+    seats: list[tuple[str, str, Deck | str]] = [(str(AKI), "Aki", "solar-vanguard"), (str(BEN), "Ben", "tidal-veil")]
+    options = GameOptions.model_validate({"block_timing": timing})
+    await service.start_game(CH, AKI, start_action(catalog(), seats, options), guild_id=1)
+    rnd = random.Random(11)
+    for _ in range(500):
+        state = (await service.status(CH)).state
+        found = _attack(state)
+        if found is not None:
+            break
+        await service.act(CH, *next_move(state, rnd))
+    else:
+        pytest.fail("no attack came up")
+    user, attack = found
+    declared = await service.act(CH, user, attack)
+    assert (any(e.type == "dice_rolled" for e in declared.events)) == (timing == "after_roll")
+    if timing == "after_roll":
+        with pytest.raises(UndoBarrier):
+            await service.undo(CH, user)
+        assert (await service.status(CH)).version == declared.version
+    else:
+        await service.undo(CH, user)
+        assert (await service.status(CH)).state.model_dump() == state.model_dump()
