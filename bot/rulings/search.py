@@ -456,12 +456,16 @@ class Rulebook:
         return shares
 
     def _own_keywords(self, plan: QueryPlan) -> Counter[str]:
-        """By game, how many words of the question are game keywords of that game alone (エーテル)."""
+        """By game, how many words of the question are game keywords of that game alone (エーテル, インクウェル,
+        アルカステラ)."""
         out: Counter[str] = Counter()
         for unit in plan.units:
             shares = self._unit_games(plan, unit)
-            if len(shares) == 1 and any(t in self.vocab.keyword_terms for t in plan.own(unit)):
-                out.update(shares.keys())
+            if len(shares) != 1:
+                continue
+            (game,) = shares
+            if any(t in self.vocab.keyword_terms for t in plan.own(unit)):
+                out[game] += 1
         return out
 
     def _game_of(self, plan: QueryPlan, table_game: str | None = None) -> str | None:
@@ -491,6 +495,9 @@ class Rulebook:
                 weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
             return table_game
+        keywords = self._own_keywords(plan)
+        if table_game is None and len(keywords) == 1:
+            return next(iter(keywords))  # a keyword of one game alone (アルカステラ, インクウェル) says which
         game, best = max(weight.items(), key=lambda item: item[1])
         if table_game is not None and game != table_game:
             # Beside a table, only the other game's own words, or nearly all the words, say otherwise.

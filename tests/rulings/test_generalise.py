@@ -197,3 +197,12 @@ def test_a_player_naming_the_game_they_come_from_still_gets_ours(rulebook: Ruleb
     assert answer.hits and answer.hits[0].id.startswith(HN)
     for question in ("MTGのマナは何色あるの？", "In Pokemon, how many energy cards can I attach a turn?"):
         assert not rulebook.search(question).hits, question
+
+
+def test_a_word_only_one_game_uses_says_which_game_however_many_shared_words_surround_it(
+    rulebook: Rulebook,
+) -> None:
+    """コスト, 場 and 払う are words of both games (more of Lorcana's class); アルカステラ is HorizonNotes's alone."""
+    answer = rulebook.search("アルカステラを場に置くコストは何で払えばいいですか")
+    assert answer.game == "horizonnotes" and answer.hits[0].id.startswith(HN)
+    assert rulebook.search("キャラクターを場に置くコストは何で払えばいいですか").game != "horizonnotes"
