@@ -426,7 +426,7 @@ class Rulebook:
         is full of real words one letter apart (discord, discard); a capitalised one nearer still."""
         latin = bool(_LATIN.match(word))
         if latin and len(word) < LATIN_TYPO_CHARS:
-            return None
+            return self._swapped_keyword(word)
         pool: dict[str, None] = {}
         for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
             for candidate in self._pairs.get(pair, ()):
@@ -467,6 +467,15 @@ class Rulebook:
             if any(t in self.vocab.keyword_terms for t in plan.own(unit)):
                 out[game] += 1
         return out
+
+    def _swapped_keyword(self, word: str) -> str | None:
+        """A short English word that is a game keyword with two neighbouring letters swapped (dfe → def):
+        too short to compare by spelling, but a swap of a keyword is no other word."""
+        for i in range(len(word) - 1):
+            swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+            if swapped != word and any(t in self.vocab.keyword_terms for t in self.vocab.english.get(swapped, ())):
+                return swapped
+        return None
 
     def _game_of(self, plan: QueryPlan, table_game: str | None = None) -> str | None:
         """The game the question is about: the one it names, or the one most of its words belong to;

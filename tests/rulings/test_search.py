@@ -167,7 +167,10 @@ def test_words_that_merely_share_letters_are_not_offered(rulebook: Rulebook, que
 
 @pytest.mark.parametrize(
     ("question", "typed", "meant"),
-    [("ダメーズ計算", "ダメーズ", "ダメージ"), ("アルカステルがブロックするとき", "アルカステル", "アルカステラ")],
+    [
+        ("ダメーズ計算", "ダメーズ", "ダメージ"),
+        ("アルカステルがブロックするとき", "アルカステル", "アルカステラ"),
+    ],
 )
 def test_a_typo_is_searched_as_the_term_it_misspells(rulebook: Rulebook, question: str, typed: str, meant: str) -> None:
     answer = rulebook.search(question)
@@ -194,3 +197,10 @@ def test_a_failed_index_build_leaves_no_file_behind(tmp_path: Path, rules_dir: P
     with pytest.raises(sqlite3.IntegrityError):
         build_index(target, [documents[0], documents[0]], lexicon)  # one document twice: ids collide
     assert os.listdir(target.parent) == []
+
+
+def test_a_short_word_is_no_typo_unless_it_is_a_keyword_with_two_letters_swapped(rulebook: Rulebook) -> None:
+    answer = rulebook.search("How much DFE does a blocker keep?")
+    assert ("dfe", "def") in answer.searched_for and "DEF" in answer.hits[0].text
+    assert rulebook.plan("what is teh ink for?").corrections == []  # the is no keyword
+    assert rulebook.plan("Is the ikn wet?").corrections == [("ikn", "ink")]
