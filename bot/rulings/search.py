@@ -519,8 +519,14 @@ class Rulebook:
         """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
         word at all and little in common with any passage."""
         # A player coming from another game may name it ("in MTG it's lands") and ask in the keywords
-        # of one of ours alone (ether, Arcastella): then it is that game's question.
-        if plan.other_games and not plan.games and max(self._own_keywords(plan).values(), default=0) < OWN_KEYWORDS:
+        # of one of ours alone (ether, Arcastella), or about a card the corpus discusses: then it is
+        # that game's question.
+        if (
+            plan.other_games
+            and not plan.games
+            and not plan.cards
+            and max(self._own_keywords(plan).values(), default=0) < OWN_KEYWORDS
+        ):
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
