@@ -78,6 +78,9 @@ class Lexicon(BaseModel):
     patterns: dict[str, str] = Field(default_factory=dict)
     stopwords: list[str] = Field(default_factory=list)
     keywords: list[str] = Field(default_factory=list)  # game terms a question's topic hangs on
+    # Words one game coined (エーテル, インクウェル): no other card game uses them, so a question naming
+    # them is about that game, even when it names another (tap and block are every game's words).
+    own_words: list[str] = Field(default_factory=list)
     english_stopwords: list[str] = Field(default_factory=list)
     # The corpus's games and the names players call them by; games the corpus does not cover.
     games: dict[str, list[str]] = Field(default_factory=dict)

@@ -118,7 +118,7 @@ HOUSE_TIE_RATIO = 1.5
 HOUSE_SETTLE_RATIO = 1.0  # carrying more of the question, it must match as strongly as the best rule passage
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
-OWN_KEYWORDS = 2  # keywords of one of our games that make a question naming another game ours
+OWN_KEYWORDS = 2  # words one of our games coined that make a question naming another game ours
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
@@ -263,6 +263,7 @@ class Rulebook:
         # the question, never as its fragments (値 of ロア値 is no keyword).
         whole = [_whole_term(lexicon, word, stop) for word in [*lexicon.keywords, *glossary_terms]]
         keyword_terms = frozenset(t for t in whole if t)
+        self.own_terms = frozenset(t for t in (_whole_term(lexicon, w, stop) for w in lexicon.own_words) if t)
         self.keywords = frozenset(t for t in keyword_terms if df.get(t, 0) <= TOPIC_MAX_SHARE * passages)
         self.vocab = Vocabulary(
             df=df,
@@ -455,17 +456,14 @@ class Rulebook:
                 shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
         return shares
 
-    def _own_keywords(self, plan: QueryPlan) -> Counter[str]:
-        """By game, how many words of the question are game keywords of that game alone (エーテル, インクウェル,
-        アルカステラ)."""
+    def _own_words(self, plan: QueryPlan) -> Counter[str]:
+        """By game, how many words of the question are words that game coined (エーテル, インクウェル,
+        アルカステラ: the lexicon's `own_words`) and only its passages use."""
         out: Counter[str] = Counter()
         for unit in plan.units:
             shares = self._unit_games(plan, unit)
-            if len(shares) != 1:
-                continue
-            (game,) = shares
-            if any(t in self.vocab.keyword_terms for t in plan.own(unit)):
-                out[game] += 1
+            if len(shares) == 1 and any(t in self.own_terms for t in plan.own(unit)):
+                out.update(shares.keys())
         return out
 
     def _swapped_keyword(self, word: str) -> str | None:
@@ -504,9 +502,9 @@ class Rulebook:
                 weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
             return table_game
-        keywords = self._own_keywords(plan)
+        keywords = self._own_words(plan)
         if table_game is None and len(keywords) == 1:
-            return next(iter(keywords))  # a keyword of one game alone (アルカステラ, インクウェル) says which
+            return next(iter(keywords))  # a word one game coined (アルカステラ, インクウェル) says which
         game, best = max(weight.items(), key=lambda item: item[1])
         if table_game is not None and game != table_game:
             # Beside a table, only the other game's own words, or nearly all the words, say otherwise.
@@ -518,14 +516,14 @@ class Rulebook:
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
         """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
         word at all and little in common with any passage."""
-        # A player coming from another game may name it ("in MTG it's lands") and ask in the keywords
-        # of one of ours alone (ether, Arcastella), or about a card the corpus discusses: then it is
-        # that game's question.
+        # A player coming from another game may name it ("in MTG it's lands") and ask in words one of
+        # our games coined (ether, Arcastella), or about a card the corpus discusses: then it is that
+        # game's question.
         if (
             plan.other_games
             and not plan.games
             and not plan.cards
-            and max(self._own_keywords(plan).values(), default=0) < OWN_KEYWORDS
+            and max(self._own_words(plan).values(), default=0) < OWN_KEYWORDS
         ):
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
