@@ -529,8 +529,11 @@ class Rulebook:
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
         # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
+        # Words every card game and every question about one uses (カード, デッキ: in most passages) say
+        # nothing of the rules being asked about.
+        common = TOPIC_MAX_SHARE * self.vocab.passages
         game_words = any(
-            t in self.game_words
+            t in self.game_words and self.vocab.df.get(t, 0) <= common
             for unit in plan.units
             if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
             for t in plan.own(unit)

@@ -6,6 +6,8 @@ Every question here is written for this file; none is a question of the evaluati
 
 from __future__ import annotations
 
+import pytest
+
 from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 
@@ -212,3 +214,11 @@ def test_a_word_only_one_game_uses_says_which_game_however_many_shared_words_sur
     answer = rulebook.search("アルカステラを場に置くコストは何で払えばいいですか")
     assert answer.game == "horizonnotes" and answer.hits[0].id.startswith(HN)
     assert rulebook.search("キャラクターを場に置くコストは何で払えばいいですか").game != "horizonnotes"
+
+
+@pytest.mark.parametrize(
+    "question", ["カードの値段が上がってるけど今買うべき？", "Can I trade cards with my friend on this server?"]
+)
+def test_words_every_card_game_uses_do_not_make_a_question_about_the_rules(rulebook: Rulebook, question: str) -> None:
+    """カード and デッキ are in most passages: a question about buying or trading cards is still outside."""
+    assert not rulebook.search(question).hits
