@@ -118,7 +118,7 @@ HOUSE_TIE_RATIO = 1.5
 HOUSE_SETTLE_RATIO = 1.0  # carrying more of the question, it must match as strongly as the best rule passage
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
 SILENT_RULES = 2
-OWN_KEYWORDS = 2  # words one of our games coined that make a question naming another game ours
+OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
@@ -502,9 +502,9 @@ class Rulebook:
                 weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
             return table_game
-        keywords = self._own_words(plan)
-        if table_game is None and len(keywords) == 1:
-            return next(iter(keywords))  # a word one game coined (アルカステラ, インクウェル) says which
+        coined = self._own_words(plan)
+        if table_game is None and len(coined) == 1:
+            return next(iter(coined))  # a word one game coined (アルカステラ, インクウェル) says which
         game, best = max(weight.items(), key=lambda item: item[1])
         if table_game is not None and game != table_game:
             # Beside a table, only the other game's own words, or nearly all the words, say otherwise.
@@ -523,7 +523,7 @@ class Rulebook:
             plan.other_games
             and not plan.games
             and not plan.cards
-            and max(self._own_words(plan).values(), default=0) < OWN_KEYWORDS
+            and max(self._own_words(plan).values(), default=0) < OWN_WORDS
         ):
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
@@ -628,10 +628,10 @@ class Rulebook:
         )
 
     def _retrieve(self, plan: QueryPlan, limit: int) -> list[int]:
-        """The `limit` passages of best BM25F on the question's rarer terms: the sum of each term's
-        weight in a passage over the first `limit` passages of each term's postings (a passage
-        deeper in every list than that scores no better than those kept, short of ties). Quoted
-        phrases are matched as phrases by FTS5."""
+        """The `limit` passages of best BM25F on the question's rarer terms, read from the first `limit`
+        passages of each term's postings: a passage below them in every list is left out although
+        its weights could add up to more than a kept one's (bench/rulings.py measures recall on a
+        corpus 100 times this one, where that can happen). Quoted phrases are matched by FTS5."""
         scores: dict[int, float] = {}
         for term in retrieval_terms(plan, self.vocab, MATCH_MAX_SHARE):
             weight = plan.weights.get(term, 1.0) * self.idf(term) * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
