@@ -203,6 +203,8 @@ def test_a_player_naming_the_game_they_come_from_still_gets_ours(rulebook: Ruleb
         "MTGのマナは何色あるの？",
         "In Pokemon, how many energy cards can I attach a turn?",
         "MTGでタップしたクリーチャーはブロックできる？",  # tap and block are every game's words
+        "OCGでチェーンブロックって何？",  # a short name players use
+        "In Dominion, how many cards can I buy in my buy phase?",
     ):
         assert not rulebook.search(question).hits, question
 
