@@ -529,16 +529,17 @@ class Rulebook:
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
         # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
-        # Words every card game and every question about one uses (カード, デッキ: in most passages) say
-        # nothing of the rules being asked about.
+        # Words every card game and every question about one uses (カード, デッキ: in most passages) and
+        # numbers say nothing of the rules being asked about.
         common = TOPIC_MAX_SHARE * self.vocab.passages
         game_words = any(
-            t in self.game_words and self.vocab.df.get(t, 0) <= common
+            t in self.game_words and self.vocab.df.get(t, 0) <= common and not _NUMBER.match(t)
             for unit in plan.units
             if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
             for t in plan.own(unit)
         )
-        return not game_words and not plan.games and best < OUTSIDE_COVERAGE
+        numbers_only = all(_NUMBER.match(unit) for unit in plan.units)  # 2+2: every passage has a 2
+        return not game_words and not plan.games and (best < OUTSIDE_COVERAGE or numbers_only)
 
     def _missing_share(self, plan: QueryPlan) -> float:
         """The share of the question (unknown words counted fully) that game keywords the corpus

@@ -224,3 +224,9 @@ def test_a_word_only_one_game_uses_says_which_game_however_many_shared_words_sur
 def test_words_every_card_game_uses_do_not_make_a_question_about_the_rules(rulebook: Rulebook, question: str) -> None:
     """カード and デッキ are in most passages: a question about buying or trading cards is still outside."""
     assert not rulebook.search(question).hits
+
+
+@pytest.mark.parametrize("question", ["What's 2+2?", "Discordでロールを付ける方法は？"])
+def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: Rulebook, question: str) -> None:
+    assert not rulebook.search(question).hits
+    assert rulebook.search("3d6って？").hits  # dice are the rules' own
