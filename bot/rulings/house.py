@@ -1,7 +1,8 @@
 """docs/house-rules.md as a source of its own: the table's decisions where the rulebook is silent.
 
 Each `## N. Title` section becomes a section numbered N (unnumbered ones follow the last number);
-each top-level `- ` item of it (the decision, the reason) is one passage of kind HOUSE_RULE. The
+each top-level `- ` item of it (the decision, the reason) is one passage of kind HOUSE_RULE, and its
+`要点` item (the decision in Japanese) is what those passages show a Japanese reader. The
 options table at the top ties section numbers to table options, so an answer can show the value a
 table has chosen.
 """
@@ -16,6 +17,7 @@ _SECTION = re.compile(r"^##\s+(?:(\d+)\.\s*)?(.+?)\s*$")
 _ROW = re.compile(r"^\|\s*([\d,\s]+?)\s*\|[^|]*\|(.*)\|\s*$")
 _OPTION = re.compile(r"`([a-z_]+)`\s*:")
 _MARKUP = re.compile(r"\*\*|`")
+_SUMMARY = "要点."
 
 
 def options_by_section(text: str) -> dict[int, tuple[str, ...]]:
@@ -38,8 +40,14 @@ def parse_house_rules(meta: DocumentMeta, text: str) -> ParsedDocument:
     items: list[tuple[int, list[str]]] = []  # (first line, lines) of the current section's items
 
     def flush() -> None:
-        for ordinal, (line, lines) in enumerate(items, start=1):
-            body = _MARKUP.sub("", " ".join(part.strip() for part in lines)).removeprefix("- ").strip()
+        bodies = [
+            (line, _MARKUP.sub("", " ".join(part.strip() for part in lines)).removeprefix("- ").strip())
+            for line, lines in items
+        ]
+        # The section's 要点 is its decision in Japanese: shown to Japanese readers, not searched (the
+        # rules are found by the English items and the lexicon's glosses, which it only repeats).
+        summary = next((b.removeprefix(_SUMMARY).strip() for _, b in bodies if b.startswith(_SUMMARY)), "")
+        for ordinal, (line, body) in enumerate([(n, b) for n, b in bodies if not b.startswith(_SUMMARY)], start=1):
             passages.append(
                 Passage(
                     id=f"{meta.id}/{index:02d}/{ordinal:02d}",
@@ -51,6 +59,7 @@ def parse_house_rules(meta: DocumentMeta, text: str) -> ParsedDocument:
                     text=body,
                     names=options.get(index, ()),
                     line=line,
+                    summary=summary,
                 )
             )
         items.clear()

@@ -57,6 +57,7 @@ class Passage(BaseModel):
     unverified: bool = False
     unverified_notes: tuple[str, ...] = ()  # ids of the 要確認 passages that concern this one
     line: int  # first line in the source file, for people checking a quote
+    summary: str = ""  # a house rule's decision in Japanese (its section's 要点), what Japanese readers see
 
 
 class GlossaryEntry(BaseModel):
@@ -112,6 +113,7 @@ class Hit(BaseModel):
     rule_text: str = ""  # the key rule this passage restates (a worked question, an example), quoted
     house: bool = False  # a house rule: the table's decision, not a rule of the game
     options: list[str] = []  # the table options that house rule is about
+    summary: str = ""  # a house rule's decision in Japanese, quoted instead of `text` to Japanese readers
 
 
 class CardNote(BaseModel):

@@ -24,7 +24,7 @@ def game_name(game: str, locale: str) -> str:
 
 def render_hit(number: int | str, hit: Hit, locale: str, options: dict[str, str] | None = None) -> list[str]:
     source = hit.source if locale == "ja" else hit.source_en
-    out = [f"[{number}] {_quote(hit.text)}"]
+    out = [f"[{number}] {_quote(hit.summary if locale == 'ja' and hit.summary else hit.text)}"]
     if hit.house:
         out.append("    " + t("rulings.house_label", locale))
     out.append("    " + t("rulings.source", locale, source=source, game=game_name(hit.game, locale)))
@@ -107,6 +107,7 @@ def answer_json(answer: Answer) -> str:
             "rule_text": h.rule_text,
             "house": h.house,
             "options": h.options,
+            "summary": h.summary,
         }
         for h in [*answer.hits, *answer.house]
     ]

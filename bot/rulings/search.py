@@ -968,6 +968,7 @@ class Rulebook:
             rule_text=self._key_rule(p) if p.kind is not Kind.KEY_RULE else "",
             house=p.kind is Kind.HOUSE_RULE,
             options=list(p.names) if p.kind is Kind.HOUSE_RULE else [],
+            summary=p.summary,
         )
 
     def _house_hit(self, candidate: _Candidate) -> Hit:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rulings.models import Kind, Label
+from bot.rulings.models import Kind, Label, Passage
 from bot.rulings.parts import split_parts
 from bot.rulings.render import render_answer
 from bot.rulings.search import Rulebook
@@ -154,6 +154,17 @@ def test_the_house_rule_is_quoted_where_the_rulebook_is_silent(rulebook: Ruleboo
     text = render_answer(answer, "ja")
     assert text.splitlines()[0].startswith("ルールブックにはこの点が書かれていません")
     assert "ハウスルール（公式ルールではありません）" in text
+    # A Japanese reader gets the house rule in Japanese (its 要点), an English one the decision as written.
+    assert "マリガンはありません" in answer.house[0].summary
+    assert "マリガンはありません" in text and "no mulligan" not in text
+    assert "no mulligan" in render_answer(answer, "en") and "マリガンはありません" not in render_answer(answer, "en")
+
+
+def test_every_house_rule_section_has_its_decision_in_japanese(rulebook: Rulebook) -> None:
+    rows = rulebook.db.execute("SELECT json FROM passages WHERE kind = 'house_rule'").fetchall()
+    passages = [Passage.model_validate_json(row[0]) for row in rows]
+    assert passages and all(p.summary and not p.summary.isascii() for p in passages)
+    assert not any(p.text.startswith("要点") for p in passages)  # the 要点 is shown, never searched
 
 
 def test_the_tables_option_value_is_shown_with_the_house_rule(rulebook: Rulebook) -> None:
