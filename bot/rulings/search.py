@@ -117,6 +117,9 @@ HOUSE_MARGIN = 0.05
 HOUSE_TIE_RATIO = 1.5
 HOUSE_SETTLE_RATIO = 1.0  # carrying more of the question, it must match as strongly as the best rule passage
 HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at equal coverage
+# Or this much more of the question than the best rule passage: a house rule glossed with the lexicon's
+# words holds a little more of a short question than the rule answering it (untap beside a DEF rule).
+HOUSE_NEAR_MARGIN = 0.1
 SILENT_RULES = 2
 OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
@@ -851,11 +854,13 @@ class Rulebook:
         return house.coverage >= best - 0.01 and house.score >= HOUSE_TIE_RATIO * strongest
 
     def _house_near(self, house: _Candidate, rules: Sequence[_Candidate], best: float) -> bool:
-        """A house rule as close as the rules: more of the question, or as much and as strong a match."""
+        """A house rule as close as the rules: clearly more of the question, or as much and as strong a match."""
         if house.coverage < HOUSE_COVERAGE:
             return False
         strongest = max((c.score for c in rules if c.coverage >= best - 0.01), default=0.0)
-        return house.coverage > best or (house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest)
+        return house.coverage > best + HOUSE_NEAR_MARGIN or (
+            house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest
+        )
 
     def _parts(self, question: str, pool: list[_Candidate], about: str | None) -> list[list[_Candidate]]:
         """The ranking of each part of a question with several parts (none for a one-part question)."""

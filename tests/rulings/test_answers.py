@@ -205,3 +205,10 @@ def test_the_blind_set_is_well_formed(rulebook: Rulebook) -> None:
             # house rule settles
             assert q.get("expect") or q["half"] in ("tune3", "held2", "tune4", "held3"), q["id"]
             assert all(e.startswith(f"{HOUSE}/") for e in q.get("expect", [])), q["id"]
+
+
+def test_a_house_rule_barely_closer_than_the_rule_answering_is_not_shown(rulebook: Rulebook) -> None:
+    """House rule 3 (untapping) holds a little more of this question's words than the DEF rule does;
+    the rule answers it, and the house rule would only be noise beside it."""
+    answer = rulebook.search("タップ状態のアルカステラのDFEはいくつ？")
+    assert answer.hits[0].id == f"{HN}/16/01" and not answer.house
