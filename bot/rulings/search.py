@@ -25,13 +25,12 @@ from bot.rulings.dense import DenseIndex
 from bot.rulings.dense import available as dense_available
 from bot.rulings.glossary import Lexicon
 from bot.rulings.index import (
-    BM25_B,
-    BM25_K1,
     COLUMN_WEIGHTS,
     HOUSE_PREFIX,
     INDEX_VERSION,
     discard,
     ensure_index,
+    impacts,
     looks_whole,
 )
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
@@ -459,12 +458,13 @@ class Rulebook:
                 shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
         return shares
 
-    def _own_words(self, plan: QueryPlan) -> Counter[str]:
+    def _own_words(self, plan: QueryPlan, games: Mapping[str, dict[str, float]] | None = None) -> Counter[str]:
         """By game, how many words of the question are words that game coined (エーテル, インクウェル,
-        アルカステラ: the lexicon's `own_words`) and only its passages use."""
+        アルカステラ: the lexicon's `own_words`) and only its passages use. `games`: each unit's
+        `_unit_games`, when the caller has them already."""
         out: Counter[str] = Counter()
         for unit in plan.units:
-            shares = self._unit_games(plan, unit)
+            shares = games[unit] if games is not None else self._unit_games(plan, unit)
             if len(shares) == 1 and any(t in self.own_terms for t in plan.own(unit)):
                 out.update(shares.keys())
         return out
@@ -492,10 +492,11 @@ class Rulebook:
         weight: dict[str, float] = {}
         own: set[str] = set()  # games one of the question's game words belongs to alone (インクウェル)
         total = 0.0
+        games = {unit: self._unit_games(plan, unit) for unit in plan.units}
         for unit, members in plan.units.items():
             typed = plan.own(unit) or members
             w = max(self.idf(t) for t in typed) * max(plan.weights[t] for t in typed)
-            shares = self._unit_games(plan, unit)
+            shares = games[unit]
             if not shares:
                 continue  # a word only the house rules' prose uses
             if len(shares) == 1 and any(t in self.game_words for t in plan.own(unit)):
@@ -505,7 +506,7 @@ class Rulebook:
                 weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
             return table_game
-        coined = self._own_words(plan)
+        coined = self._own_words(plan, games)
         if table_game is None and len(coined) == 1:
             return next(iter(coined))  # a word one game coined (アルカステラ, インクウェル) says which
         game, best = max(weight.items(), key=lambda item: item[1])
@@ -638,13 +639,14 @@ class Rulebook:
         corpus 100 times this one, where that can happen). Quoted phrases are matched by FTS5."""
         scores: dict[int, float] = {}
         for term in retrieval_terms(plan, self.vocab, MATCH_MAX_SHARE):
-            weight = plan.weights.get(term, 1.0) * self.idf(term) * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
+            weight = self._term_weight(plan, term)
             for passage, impact in self.db.execute(
                 "SELECT passage, impact FROM postings WHERE term = ? ORDER BY impact DESC LIMIT ?", (term, limit)
             ):
                 scores[passage] = scores.get(passage, 0.0) + weight * impact
         rowids = sorted(scores, key=lambda r: (-scores[r], r))[:limit]
         if plan.phrases:
+            kept = set(rowids)  # a passage holding the phrase is a candidate, however it scored above
             rowids += [
                 r[0]
                 for r in self.db.execute(
@@ -652,7 +654,7 @@ class Rulebook:
                     "ORDER BY bm25(passages_fts, ?, ?, ?) LIMIT ?",
                     (phrase_match(plan), *COLUMN_WEIGHTS, CANDIDATES),
                 )
-                if r[0] not in scores
+                if r[0] not in kept
             ]
         return rowids
 
@@ -741,22 +743,14 @@ class Rulebook:
         return fused + [c for c in ranked if c.game != ranked[0].game]
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
-        """BM25F: term frequencies of the columns, each weighted and length-normalised, then saturated."""
-        wanted = plan.weights.keys()
-        split = [column.split() for column in columns]
-        counts = [Counter(t for t in words if t in wanted) for words in split]  # only the question's terms
-        lengths = [len(words) for words in split]
-        score = 0.0
-        for term in plan.terms:
-            tf = sum(
-                weight * c[term] / (1 - BM25_B + BM25_B * length / avg)
-                for weight, c, length, avg in zip(COLUMN_WEIGHTS, counts, lengths, self.avg_lengths, strict=True)
-                if c[term]
-            )
-            if tf:
-                weight = plan.weights[term] * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
-                score += weight * self.idf(term) * tf * (BM25_K1 + 1) / (tf + BM25_K1)
-        return score
+        """BM25F of the question's terms in a passage, with the weights the index keeps for retrieval."""
+        weights = impacts([column.split() for column in columns], self.avg_lengths)
+        return sum(self._term_weight(plan, term) * weights[term] for term in plan.terms if term in weights)
+
+    def _term_weight(self, plan: QueryPlan, term: str) -> float:
+        """How much a term of the question counts in BM25F: its weight in the question times its idf
+        (numbers count little)."""
+        return plan.weights.get(term, 1.0) * self.idf(term) * (NUMBER_WEIGHT if _NUMBER.match(term) else 1.0)
 
     def _bonus(self, plan: QueryPlan, asks: _Asks, kind: Kind, name: str, plain: str) -> float:
         bonus = 0.0
