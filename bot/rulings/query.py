@@ -123,6 +123,7 @@ class QueryPlan:
     # Alternatives count once: a typed word and its synonyms, an English word and its translations.
     units: dict[str, list[str]] = field(default_factory=dict)  # unit (the word typed) → its corpus terms
     readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
+    surfaces: dict[str, str] = field(default_factory=dict)  # unknown word → as typed (めいん, not 滅入る)
     # Unknown words that are common words of the dictionary (シールド, 強い): a typo of a rules term
     # only if they read the same, never because they are spelled alike.
     common: set[str] = field(default_factory=set)
@@ -673,6 +674,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
                 plan.add(token.term, vocab, weight=weight, unit=unit)
             if token.term not in vocab.df and unit is None and not related:
                 plan.readings.setdefault(token.term, token.reading)
+                plan.surfaces.setdefault(token.term, token.surface)
                 if token.common:
                     plan.common.add(token.term)
                 if token.term in vocab.keyword_terms and not token.piece:

@@ -126,6 +126,7 @@ HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
+_INFLECTS = re.compile(r"[\u4e00-\u9fff々][\u3041-\u309f]")  # kanji, then kana: 買う, 変える
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 
 
@@ -400,7 +401,14 @@ class Rulebook:
             if len(word) < (MIN_TYPO_CHARS if _LATIN.match(word) else 2) or _NUMBER.match(word):
                 continue
             reading = plan.readings.get(word, "")
-            found = sorted(self.vocab.by_reading.get(reading, ())) if len(reading) >= MIN_TYPO_CHARS else []
+            # A homophone the IME chose (返還 for 変換) or a term typed in kana (めいんふぇいず) is a typo
+            # of a game word that does not inflect: words that do share readings all the time (買える
+            # is no typo of 変える or 換える, all read かえる).
+            found = (
+                sorted(t for t in self.vocab.by_reading.get(reading, ()) if t in self.game_words and not _inflects(t))
+                if len(reading) >= MIN_TYPO_CHARS
+                else []
+            )
             if found:
                 meant: str | None = found[0]
             elif word in plan.common:
@@ -421,7 +429,7 @@ class Rulebook:
                 plan.unknown_names.remove(word)
             for term in targets:
                 plan.add(term, self.vocab, weight=0.8, unit=word)
-            plan.corrections.append((word, meant))
+            plan.corrections.append((plan.surfaces.get(word, word), meant))
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
@@ -1051,6 +1059,11 @@ def _name_only(plan: QueryPlan, columns: Sequence[str]) -> frozenset[str]:
         return frozenset()
     in_body = Counter(t for t in body if t in in_names)
     return frozenset(t for t, n in in_names.items() if in_body[t] <= n and t not in heading)
+
+
+def _inflects(word: str) -> bool:
+    """A verb or adjective: a kanji stem with a kana ending."""
+    return bool(_INFLECTS.search(word))
 
 
 def _whole_term(lexicon: Lexicon, word: str, stop: frozenset[str]) -> str:

@@ -81,6 +81,19 @@ def test_a_word_read_like_a_rules_term_is_searched_as_it(rulebook: Rulebook) -> 
     assert "エーテル変換" in answer.hits[0].text
 
 
+def test_a_term_typed_in_hiragana_is_searched_as_it_and_named_as_typed(rulebook: Rulebook) -> None:
+    answer = rulebook.search("めいんふぇいずで何ができる？")
+    typed = [typed for typed, _ in answer.searched_for]
+    assert "めいん" in typed and all(word in "めいんふぇいずで何ができる？" for word in typed)
+    assert answer.hits[0].id.startswith(f"{HN}/08/")
+
+
+def test_an_everyday_word_read_like_another_is_no_typo(rulebook: Rulebook) -> None:
+    # 買える reads カエル as 変える does, but neither is a game word: nothing is "searched for"
+    answer = rulebook.search("サイコロってどこで買える？")
+    assert not answer.searched_for
+
+
 def test_unknown_words_weigh_little(rulebook: Rulebook) -> None:
     question = "At my friend's Saturday club, does a tapped Arcastella really lose half of its DEF, grandpa asks?"
     assert ids(rulebook, question)[0] == f"{HN}/16/01"
