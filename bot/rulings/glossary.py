@@ -85,6 +85,9 @@ class Lexicon(BaseModel):
     # The corpus's games and the names players call them by; games the corpus does not cover.
     games: dict[str, list[str]] = Field(default_factory=dict)
     other_games: list[str] = Field(default_factory=list)
+    # What no rulebook settles (buying, prices, the weather, favourites): a question asking about one
+    # is no rules question. A word the corpus itself uses is ignored.
+    outside_words: list[str] = Field(default_factory=list)
     # English card names → the Japanese names the corpus uses (the English original's examples).
     cards: dict[str, str] = Field(default_factory=dict)
     # A question asking who (誰, who) wants a passage that names someone: a player or a piece that acts.

@@ -267,6 +267,14 @@ class Rulebook:
         whole = [_whole_term(lexicon, word, stop) for word in [*lexicon.keywords, *glossary_terms]]
         keyword_terms = frozenset(t for t in whole if t)
         self.own_terms = frozenset(t for t in (_whole_term(lexicon, w, stop) for w in lexicon.own_words) if t)
+        translated = {stem_word(k) for k in english}  # an English word the lexicon translates is a rules word
+        outside = (w.lower() for w in lexicon.outside_words)
+        self.outside_words = (
+            frozenset(stem_word(w) if _LATIN.match(w) else _whole_term(lexicon, w, stop) for w in outside)
+            - translated
+            - set(df)
+            - {""}
+        )
         self.keywords = frozenset(t for t in keyword_terms if df.get(t, 0) <= TOPIC_MAX_SHARE * passages)
         self.vocab = Vocabulary(
             df=df,
@@ -540,6 +548,10 @@ class Rulebook:
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
+        if any(stem_word(w) in self.outside_words for w in plan.unknown if _LATIN.match(w)) or (
+            plan.lemmas & self.outside_words
+        ):
+            return True  # where to buy dice, what a deck costs: no rulebook says
         # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
         # Words every card game and every question about one uses (カード, デッキ: in most passages) and
         # numbers say nothing of the rules being asked about.

@@ -230,3 +230,25 @@ def test_words_every_card_game_uses_do_not_make_a_question_about_the_rules(ruleb
 def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: Rulebook, question: str) -> None:
     assert not rulebook.search(question).hits
     assert rulebook.search("3d6って？").hits  # dice are the rules' own
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where can I buy good dice for the game?",
+        "アルカステラのおすすめは？",
+        "What's your favourite Lorcana character?",
+        "ホライゾンノーツのスターターデッキの値段はいくら？",
+    ],
+)
+def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
+    rulebook: Rulebook, question: str
+) -> None:
+    """No rulebook says where to buy dice or which Arcastella is best, however many game words are asked in."""
+    answer = rulebook.search(question)
+    assert not answer.hits and not answer.house
+
+
+def test_a_shop_setting_the_scene_leaves_the_question_a_rules_question(rulebook: Rulebook) -> None:
+    answer = rulebook.search("At my local shop last night, could a tapped Arcastella still block an attack?")
+    assert answer.hits and answer.hits[0].id.startswith(HN)
