@@ -53,6 +53,8 @@ MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.9
+# How much the coverage of a passage's section (its retrieved passages together) adds to its rank.
+SECTION_WEIGHT = 0.05
 LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
@@ -746,10 +748,25 @@ class Rulebook:
                     name_only[rowid],
                 )
             )
+        out = self._section_evidence(plan, out)
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
             out = self._dense_rerank(plan, out, prefer)
         return out
+
+    def _section_evidence(self, plan: QueryPlan, ranked: list[_Candidate]) -> list[_Candidate]:
+        """Each rule passage lifted by how much of the question its section's retrieved passages carry
+        together: a question walking through a procedure (roll, break check, DEF, HP) matches each
+        step a little and the section of steps as a whole."""
+        sections: dict[tuple[str, int], set[str]] = {}
+        for c in ranked:
+            if not c.house:
+                sections.setdefault((c.document, c.section_index), set()).update(c.terms)
+        held = {key: self._coverage(plan, frozenset(terms)) for key, terms in sections.items()}
+        return [
+            c if c.house else replace(c, rank=c.rank + SECTION_WEIGHT * held[(c.document, c.section_index)])
+            for c in ranked
+        ]
 
     def _dense_rerank(self, plan: QueryPlan, ranked: list[_Candidate], prefer: str | None) -> list[_Candidate]:
         """Where the lexical ranking is unsure, the passages of its best one's game re-ranked with the

@@ -252,3 +252,11 @@ def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
 def test_a_shop_setting_the_scene_leaves_the_question_a_rules_question(rulebook: Rulebook) -> None:
     answer = rulebook.search("At my local shop last night, could a tapped Arcastella still block an attack?")
     assert answer.hits and answer.hits[0].id.startswith(HN)
+
+
+def test_a_question_walking_through_the_damage_steps_gets_a_step(rulebook: Rulebook) -> None:
+    """Each step of the damage flow holds one or two of the question's words (dice, break check, DEF,
+    HP) and the DEF rule holds more than any one of them; the section of steps holds them all."""
+    question = "ダメージの流れ：ダイスを振る、コード破損の判定、DEFを引く、HPを減らす。これで合ってる？"
+    hits = rulebook.search(question).hits
+    assert any(h.id.startswith(f"{HN}/17/") for h in hits[:3])
