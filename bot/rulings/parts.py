@@ -38,3 +38,19 @@ def split_parts(question: str) -> list[str]:
         else:
             parts.append(piece)
     return parts[:MAX_PARTS] if len(parts) > 1 else [question]
+
+
+# How a part that asks something ends or begins: a question mark, a Japanese question ending, an
+# English question word or auxiliary first.
+_ASKS = re.compile(
+    r"[？?]\s*$"
+    r"|(?:の|か|かな|っけ|かい|だろう|でしょう|ですか|ますか|ません|いい|よい|できる|なる|どう|何|なに|誰|いつ|どこ|教えて|ください|知りたい)"
+    r"[。.！!\s]*$"
+    r"|^\W*(?:how|what|when|where|who|which|why|does|do|did|is|are|can|could|must|should|would|will|if)\b",
+    re.IGNORECASE,
+)
+
+
+def asks(part: str) -> bool:
+    """Whether a part of a question asks something, rather than only setting the scene."""
+    return bool(_ASKS.search(part.strip()))

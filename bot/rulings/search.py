@@ -34,7 +34,7 @@ from bot.rulings.index import (
     looks_whole,
 )
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
-from bot.rulings.parts import split_parts
+from bot.rulings.parts import asks, split_parts
 from bot.rulings.query import (
     MAX_GROUP_TERMS,
     RELATED_SHARE,
@@ -848,9 +848,9 @@ class Rulebook:
             return Answer(
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
             )
-        parts = self._parts(question, rules, about)
+        parts, asking = self._parts(question, rules, about)
         chosen = self._pick(rules, parts, k)
-        label = self._label(plan, rules, chosen, parts)
+        label = self._label(plan, rules, chosen, parts, asking)
         house_hits: list[Hit] = []
         if house and self._house_settles(house[0], rules[:5], best):
             label = Label.SILENT
@@ -893,18 +893,22 @@ class Rulebook:
             house.coverage >= best - 0.01 and house.score >= HOUSE_NEAR * strongest
         )
 
-    def _parts(self, question: str, pool: list[_Candidate], about: str | None) -> list[list[_Candidate]]:
-        """The ranking of each part of a question with several parts (none for a one-part question)."""
+    def _parts(
+        self, question: str, pool: list[_Candidate], about: str | None
+    ) -> tuple[list[list[_Candidate]], list[bool]]:
+        """The ranking of each part of a question with several parts (none for a one-part question),
+        and whether each part asks something (or only sets the scene: "I blocked with X.")."""
         pieces = split_parts(question)
         if len(pieces) < 2:
-            return []
+            return [], []
         # Each part re-ranks the whole question's candidates by how much of that part they carry: the
         # whole question's retrieval already holds them, and a second search per part costs time.
-        out = []
+        out, asking = [], []
         for piece in pieces:
             sub = self.plan(piece)
             if not any(sub.own(unit) for unit in sub.units):
                 continue  # no word the corpus knows, only synonyms of the dictionary (質問 → 問う)
+            asking.append(asks(piece))
             # The whole question's rank with the part's coverage in place of the question's: the
             # same bm25 and the same kind of passage (a note, a passage citing nothing comes after).
             scored = []
@@ -913,7 +917,9 @@ class Rulebook:
                 scored.append((c.rank + COVERAGE_SHARE * (part - c.coverage), c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
-        return [p for p in out if p] if len(out) > 1 else []
+        if len(out) < 2 or not pool:
+            return [], []
+        return out, asking
 
     def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
         """The best passage of the whole question, then the best of each part not yet answered, then
@@ -937,19 +943,26 @@ class Rulebook:
         return chosen[:room]
 
     def _label(
-        self, plan: QueryPlan, rules: list[_Candidate], chosen: list[_Candidate], parts: list[list[_Candidate]]
+        self,
+        plan: QueryPlan,
+        rules: list[_Candidate],
+        chosen: list[_Candidate],
+        parts: list[list[_Candidate]],
+        asking: Sequence[bool] = (),
     ) -> Label:
-        """A direct match when the best passage carries most of the question (each part's best, most
-        of that part), every game keyword of the question is in a passage shown, and, when it asks who,
-        the passage answering it names someone."""
+        """A direct match when the best passage carries most of the question (each asking part's best,
+        most of that part), every game keyword of the question is in a passage shown, and, when it
+        asks who, the passage answering it names someone. A part that only sets the scene ("I blocked
+        with my Arcastella.") is the question's context, not something the rules must state."""
         # A word the best passage carries only by a synonym of the dictionary is not matched directly:
         # the dictionary's groups do not know which sense the rules use.
         coverage = rules[0].coverage
         if any(plan.related.values()):
             coverage = self._coverage(plan, rules[0].terms, name_only=rules[0].name_only, related=False)
+        asked = [ranking[0].coverage for ranking, ask in zip(parts, asking, strict=True) if ask]
         if coverage < DIRECT_COVERAGE or plan.unknown_names or plan.missing_keywords:
             return Label.CLOSEST  # an unknown name (a card, a keyword) the passages do not speak of
-        if any(ranking[0].coverage < DIRECT_COVERAGE for ranking in parts):
+        if any(c < DIRECT_COVERAGE for c in asked):
             return Label.CLOSEST
         topic = [m for u, m in plan.units.items() if any(t in self.keywords for t in plan.own(u))]
         shown = chosen[0].terms if not parts else frozenset().union(*(c.terms for c in chosen))

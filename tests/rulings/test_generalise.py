@@ -260,3 +260,26 @@ def test_a_question_walking_through_the_damage_steps_gets_a_step(rulebook: Ruleb
     question = "ダメージの流れ：ダイスを振る、コード破損の判定、DEFを引く、HPを減らす。これで合ってる？"
     hits = rulebook.search(question).hits
     assert any(h.id.startswith(f"{HN}/17/") for h in hits[:3])
+
+
+def test_a_sentence_setting_the_scene_does_not_keep_an_answer_from_being_direct(rulebook: Rulebook) -> None:
+    """Where we played is no part of the rules: the DEF table answers the question asked."""
+    answer = rulebook.search("昨日は友達の家で遊んでいた。タップ状態のアルカステラのDEFはどう適用される？")
+    assert answer.hits[0].id == f"{HN}/16/01"
+    assert answer.label is Label.DIRECT
+
+
+@pytest.mark.parametrize(
+    ("part", "asking"),
+    [
+        ("タップ状態のDEFは？", True),
+        ("ブロックしたアルカステラはタップされるんだっけ", True),
+        ("Does a bonus last", True),
+        ("昨日は友達の家で遊んでいた。", False),
+        ("My opponent played a spell card.", False),
+    ],
+)
+def test_a_part_that_asks_is_told_from_one_that_sets_the_scene(part: str, asking: bool) -> None:
+    from bot.rulings.parts import asks
+
+    assert asks(part) is asking
