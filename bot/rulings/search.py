@@ -919,7 +919,8 @@ class Rulebook:
             out.append([c for _, _, c in scored])
         if len(out) < 2 or not pool:
             return [], []
-        return out, asking
+        # Parts that all read as statements ("DEFの計算。タップ状態のとき") are all asked about.
+        return out, asking if any(asking) else [True] * len(asking)
 
     def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
         """The best passage of the whole question, then the best of each part not yet answered, then
