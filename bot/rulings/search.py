@@ -56,6 +56,10 @@ COVERAGE_SHARE = 0.9
 # How much the coverage of a passage's section (its retrieved passages together) adds to its rank.
 SECTION_WEIGHT = 0.05
 LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
+# A judge's lesson (a document citing rule numbers) states a section's rule first, then restates it
+# with examples and worked questions: a later passage costs this much per log of its place in the
+# section. A rule page's sections are lists of rules or steps, each as much a rule as the first.
+POSITION_PENALTY = 0.02
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
@@ -732,6 +736,8 @@ class Rulebook:
             length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
+            if document in self.citing:
+                rank -= POSITION_PENALTY * math.log(_ordinal(pid))
             out.append(
                 _Candidate(
                     rowid,
@@ -1102,6 +1108,12 @@ def _name_only(plan: QueryPlan, columns: Sequence[str]) -> frozenset[str]:
         return frozenset()
     in_body = Counter(t for t in body if t in in_names)
     return frozenset(t for t, n in in_names.items() if in_body[t] <= n and t not in heading)
+
+
+def _ordinal(passage_id: str) -> int:
+    """A passage's place in its section (a definition or a glossary row counts as the first)."""
+    last = passage_id.rsplit("/", 1)[-1]
+    return max(int(last), 1) if last.isdigit() else 1
 
 
 def _inflects(word: str) -> bool:

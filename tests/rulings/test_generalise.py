@@ -283,3 +283,10 @@ def test_a_part_that_asks_is_told_from_one_that_sets_the_scene(part: str, asking
     from bot.rulings.parts import asks
 
     assert asks(part) is asking
+
+
+def test_a_lessons_rule_comes_before_the_example_restating_it(rulebook: Rulebook) -> None:
+    """The judge class states when two cards share a name, then restates it with cards as examples; a
+    question in general words gets the rule first."""
+    question = "Does a card with a different version name count as the same named character?"
+    assert rulebook.search(question).hits[0].id == f"{JUDGE}/09/01"
