@@ -738,11 +738,12 @@ class Rulebook:
         ):
             # The house rules' Japanese terms are the lexicon's glosses of English prose already: a
             # synonym of the dictionary of a gloss is a guess too far.
-            coverage = self._coverage(plan, present, name_only=name_only[rowid], related=kind != Kind.HOUSE_RULE.value)
+            related = kind != Kind.HOUSE_RULE.value
+            coverage = self._coverage(plan, present, name_only=name_only[rowid], related=related)
             length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
             if asked_terms - present:  # what players ask of it carries more of the question
-                with_asked = self._coverage(plan, present | asked_terms, name_only=name_only[rowid])
+                with_asked = self._coverage(plan, present | asked_terms, name_only=name_only[rowid], related=related)
                 rank += ASKED_WEIGHT * (with_asked - coverage)
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
             if document in self.citing:
