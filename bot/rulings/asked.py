@@ -51,6 +51,7 @@ def attach(documents: Sequence[ParsedDocument], asked: Mapping[str, Asked]) -> l
     """The documents with each passage's questions; an id naming no passage is reported as a line
     `referee ruling --check` shows (a document edited since the questions were filed)."""
     known = {p.id for d in documents for p in d.passages}
+    names = {d.meta.id for d in documents}
     stale = [pid for pid in asked if pid not in known]
     out = []
     for n, document in enumerate(documents):
@@ -61,8 +62,7 @@ def attach(documents: Sequence[ParsedDocument], asked: Mapping[str, Asked]) -> l
         mine = [
             pid
             for pid in stale
-            if pid.split("/", 1)[0] == document.meta.id
-            or (n == 0 and pid.split("/", 1)[0] not in {d.meta.id for d in documents})
+            if pid.split("/", 1)[0] == document.meta.id or (n == 0 and pid.split("/", 1)[0] not in names)
         ]
         unplaced = document.unplaced + tuple(
             Unplaced(document=document.meta.id, line=0, text=pid, reason=f"{ASKED_FILE} names no such passage")
