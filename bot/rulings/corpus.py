@@ -12,8 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.rulings.asked import ASKED_FILE, attach, load_asked
-from bot.rulings.errors import RulingsError, first_line
+from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon, load_lexicon
 from bot.rulings.house import parse_house_rules
 from bot.rulings.models import DocumentMeta, ParsedDocument
@@ -35,7 +34,7 @@ def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
             raise RulingsError("rulings.meta_missing", file=text.name, meta=meta.name)
         pairs.append((text, meta))
     for meta in sorted(rules_dir.glob("*.toml")):
-        if meta.name in (LEXICON_FILE, ASKED_FILE) or meta.with_suffix(".txt").is_file():
+        if meta.name == LEXICON_FILE or meta.with_suffix(".txt").is_file():
             continue
         elsewhere = load_meta(meta).path
         if elsewhere and (rules_dir / elsewhere).is_file():
@@ -46,7 +45,7 @@ def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
 def corpus_digest(rules_dir: Path, code_version: str) -> str:
     """A hash of every corpus file and the code version: the index is rebuilt when it changes."""
     digest = hashlib.sha256(code_version.encode())
-    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / LEXICON_FILE, rules_dir / ASKED_FILE]
+    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / LEXICON_FILE]
     for path in files:
         if path.is_file():
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -58,7 +57,16 @@ def load_meta(path: Path) -> DocumentMeta:
         with path.open("rb") as fh:
             return DocumentMeta.model_validate(tomllib.load(fh))
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulingsError("rulings.meta_invalid", file=path.name, detail=first_line(exc)) from exc
+        raise RulingsError("rulings.meta_invalid", file=path.name, detail=_first_line(exc)) from exc
+
+
+def _first_line(exc: Exception) -> str:
+    """What the admin sees of a TOML or validation error: where and what, on one line."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        error = exc.errors()[0]  # pydantic's own first line only counts the errors
+        return f"{'.'.join(map(str, error['loc'])) or '-'}: {error['msg']}"
+    lines = str(exc).splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:
@@ -78,5 +86,5 @@ def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:
     try:
         lexicon = load_lexicon(rules_dir / LEXICON_FILE)
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulingsError("rulings.meta_invalid", file=LEXICON_FILE, detail=first_line(exc)) from exc
-    return attach(documents, load_asked(rules_dir)), lexicon
+        raise RulingsError("rulings.meta_invalid", file=LEXICON_FILE, detail=_first_line(exc)) from exc
+    return documents, lexicon

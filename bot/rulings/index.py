@@ -13,7 +13,7 @@ import os
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bot.rulings.corpus import corpus_digest, load_corpus
@@ -23,7 +23,7 @@ from bot.rulings.models import Kind, ParsedDocument, Passage
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-18"
+INDEX_VERSION = "rulings-index-17"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -35,8 +35,7 @@ CREATE TABLE passages(
     plain TEXT NOT NULL,  -- normalised text, for quoted phrases matched literally
     -- What ranking needs, so only the passages shown are parsed from json.
     game TEXT NOT NULL, kind TEXT NOT NULL, document TEXT NOT NULL, section_index INTEGER NOT NULL,
-    citations TEXT NOT NULL, name TEXT NOT NULL,
-    asked TEXT NOT NULL DEFAULT ''  -- terms of the questions players ask that it answers (rules/asked.toml)
+    citations TEXT NOT NULL, name TEXT NOT NULL
 );
 CREATE INDEX passages_section ON passages(document, section_index);
 -- games: {game: passages of that game holding the term}, to tell which game a question is about
@@ -58,7 +57,6 @@ CREATE VIRTUAL TABLE literal_fts USING fts5(plain, content = 'passages', content
 
 
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def english_glosses(text: str, lexicon: Lexicon) -> list[str]:
@@ -95,10 +93,6 @@ class Segmented:
         heading = tokens(lexicon.prepare(passage.section), stop)
         names = tokens(lexicon.prepare(" ".join(passage.names)), stop)
         self.body = [t.term for t in body]
-        # The questions players ask that it answers, as a Japanese question is read: Japanese ones
-        # segmented, English ones through the lexicon's glosses.
-        asked = " ".join(q if _JAPANESE.search(q) else " ".join(english_glosses(q, lexicon)) for q in passage.asked)
-        self.asked = list(dict.fromkeys(t.term for t in tokens(lexicon.prepare(asked), stop)))
         self.heading = [t.term for t in heading]
         self.names = [t.term for t in names]
         # The dictionary's synonym groups of each term (bot/rulings/tokenize.py), so a question's word
@@ -172,20 +166,16 @@ def column_averages(rows: Sequence[Row]) -> tuple[float, float, float]:
     return a, b, c
 
 
-def write_rows(
-    db: sqlite3.Connection, rows: Iterable[Row], start: int = 1, asked: Mapping[str, Sequence[str]] | None = None
-) -> int:
-    """Insert (passage, plain text, body terms, heading terms, name terms), with the terms of the
-    questions asked of each passage (by id); returns the next free rowid."""
-    asked = asked or {}
+def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> int:
+    """Insert (passage, plain text, body terms, heading terms, name terms); returns the next free rowid."""
     rows = list(rows)
     averages = column_averages(rows)
     rowid = start
     for passage, plain, body, heading, names in rows:
         terms = " ".join(dict.fromkeys([*body, *heading, *names]))
         db.execute(
-            "INSERT INTO passages(rowid, id, json, terms, plain, game, kind, document, section_index, citations, name,"
-            " asked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO passages(rowid, id, json, terms, plain, game, kind, document, section_index, citations, name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 rowid,
                 passage.id,
@@ -198,7 +188,6 @@ def write_rows(
                 passage.section_index,
                 " ".join(map(str, passage.citations)),
                 passage.names[0] if passage.names else "",
-                " ".join(asked.get(passage.id, ())),
             ),
         )
         db.execute(
@@ -226,7 +215,6 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
         readings: dict[str, set[str]] = {}
         groups: dict[int, set[str]] = {}
         rows: list[Row] = []
-        asked: dict[str, list[str]] = {}
         for document in documents:
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
             for passage in document.passages:
@@ -243,7 +231,6 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                     groups.setdefault(group, set()).add(term)
                 plain = lexicon.prepare(f"{passage.section}\n{passage.text}")
                 rows.append((passage, plain, seg.body, seg.heading, seg.names))
-                asked[passage.id] = seg.asked
             for entry in document.glossary:
                 db.execute(
                     "INSERT INTO glossary VALUES (?, ?, ?, ?)",
@@ -251,7 +238,7 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
                 )
             for item in document.unplaced:
                 db.execute("INSERT INTO unplaced VALUES (?)", (item.model_dump_json(),))
-        write_rows(db, rows, asked=asked)
+        write_rows(db, rows)
         db.executemany(
             "INSERT INTO vocab VALUES (?, ?, ?, ?)",
             (

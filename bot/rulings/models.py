@@ -58,9 +58,6 @@ class Passage(BaseModel):
     unverified_notes: tuple[str, ...] = ()  # ids of the 要確認 passages that concern this one
     line: int  # first line in the source file, for people checking a quote
     summary: str = ""  # a house rule's decision in Japanese (its section's 要点), what Japanese readers see
-    # Questions players ask that it answers (rules/asked.toml): indexed as terms, never quoted, so not
-    # kept in the index's copy of the passage.
-    asked: tuple[str, ...] = Field(default=(), exclude=True)
 
 
 class GlossaryEntry(BaseModel):

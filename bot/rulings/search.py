@@ -53,9 +53,6 @@ MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
 # so a passage that answers every part of the question beats one that repeats a single word.
 COVERAGE_SHARE = 0.9
-# How much more of the question a passage carries with the questions players ask of it (rules/asked.toml)
-# adds to its rank, at this weight.
-ASKED_WEIGHT = 0.2
 # How much the coverage of a passage's section (its retrieved passages together) adds to its rank.
 SECTION_WEIGHT = 0.05
 LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
@@ -710,14 +707,14 @@ class Rulebook:
         marks = ",".join("?" * len(rowids))
         rows = self.db.execute(
             "SELECT p.rowid, p.id, p.game, p.kind, p.document, p.section_index, p.citations, p.name, p.terms, "
-            f"p.asked, p.plain, f.body, f.heading, f.names FROM passages p JOIN passages_fts f ON f.rowid = p.rowid "
+            f"p.plain, f.body, f.heading, f.names FROM passages p JOIN passages_fts f ON f.rowid = p.rowid "
             f"WHERE p.rowid IN ({marks})",
             rowids,
         ).fetchall()
         scored = []
         name_only: dict[int, frozenset[str]] = {}
         asks = _Asks.of(plan)
-        for rowid, pid, pgame, kind, document, section, cites, name, terms, asked, plain, *columns in rows:
+        for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
             if game is not None and pgame != game:
                 continue
             present = frozenset(terms.split())
@@ -725,26 +722,19 @@ class Rulebook:
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
                 bonus -= UNCITED_PENALTY
             citations = frozenset(int(c) for c in cites.split())
-            asked_terms = frozenset(asked.split())
-            scored.append(
-                (rowid, pid, pgame, Kind(kind), document, section, citations, present, asked_terms, bonus, columns)
-            )
+            scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
             name_only[rowid] = _name_only(plan, columns) - self.game_words
         bm25 = [self._bm25f(plan, s[-1]) for s in scored]
         best = max(bm25, default=0.0) or 1.0
         out = []
-        for (rowid, pid, pgame, kind, document, section, citations, present, asked_terms, bonus, columns), score in zip(
+        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score in zip(
             scored, bm25, strict=True
         ):
             # The house rules' Japanese terms are the lexicon's glosses of English prose already: a
             # synonym of the dictionary of a gloss is a guess too far.
-            related = kind != Kind.HOUSE_RULE.value
-            coverage = self._coverage(plan, present, name_only=name_only[rowid], related=related)
+            coverage = self._coverage(plan, present, name_only=name_only[rowid], related=kind != Kind.HOUSE_RULE.value)
             length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
-            if asked_terms - present:  # what players ask of it carries more of the question
-                with_asked = self._coverage(plan, present | asked_terms, name_only=name_only[rowid], related=related)
-                rank += ASKED_WEIGHT * (with_asked - coverage)
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
             if document in self.citing:
                 rank -= POSITION_PENALTY * math.log(_ordinal(pid))
