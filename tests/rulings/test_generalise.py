@@ -254,6 +254,11 @@ def test_a_shop_setting_the_scene_leaves_the_question_a_rules_question(rulebook:
     assert answer.hits and answer.hits[0].id.startswith(HN)
 
 
+def test_a_cheap_card_is_what_it_costs_in_play_not_a_price(rulebook: Rulebook) -> None:
+    answer = rulebook.search("If I exert my cheap character to pay for an effect, must I exert it or can I decline?")
+    assert answer.hits and answer.hits[0].id.startswith(JUDGE)
+
+
 def test_a_question_walking_through_the_damage_steps_gets_a_step(rulebook: Rulebook) -> None:
     """Each step of the damage flow holds one or two of the question's words (dice, break check, DEF,
     HP) and the DEF rule holds more than any one of them; the section of steps holds them all."""
