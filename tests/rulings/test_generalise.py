@@ -239,6 +239,8 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "アルカステラのおすすめは？",
         "What's your favourite Lorcana character?",
         "ホライゾンノーツのスターターデッキの値段はいくら？",
+        "週末にアルカステラ使いの対戦相手を募集してます、通話できる人いる？",
+        "Write me a python script that deals a hand of five cards",
     ],
 )
 def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
