@@ -787,7 +787,7 @@ class Rulebook:
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
         """BM25F of the question's terms in a passage, with the weights the index keeps for retrieval."""
-        weights = impacts([column.split() for column in columns], self.avg_lengths)
+        weights = impacts([column.split() for column in columns], self.avg_lengths, only=plan.weights)
         return sum(self._term_weight(plan, term) * weights[term] for term in plan.terms if term in weights)
 
     def _term_weight(self, plan: QueryPlan, term: str) -> float:
@@ -923,7 +923,7 @@ class Rulebook:
                 scored.append((c.rank + COVERAGE_SHARE * (part - c.coverage), c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
-        if len(out) < 2 or not pool:
+        if len(out) < 2:
             return [], []
         # Parts that all read as statements ("DEFの計算。タップ状態のとき") are all asked about.
         return out, asking if any(asking) else [True] * len(asking)
@@ -955,7 +955,7 @@ class Rulebook:
         rules: list[_Candidate],
         chosen: list[_Candidate],
         parts: list[list[_Candidate]],
-        asking: Sequence[bool] = (),
+        asking: Sequence[bool],
     ) -> Label:
         """A direct match when the best passage carries most of the question (each asking part's best,
         most of that part), every game keyword of the question is in a passage shown, and, when it
