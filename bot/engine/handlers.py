@@ -212,8 +212,9 @@ def cast(ctx: Ctx, a: act.Cast) -> None:
     ctx.emit(ev.SpellCast(seat=seat, card=a.card, caster=caster.uid, cost=card.cost, target=target, ally_target=ally))
     raise_resonance(ctx, seat, "spell_cast")
     resolve(ctx, card.effects, Source(seat, "spell", a.card, self_unit=caster.uid, target=target, ally_target=ally))
+    # to the cemetery even when it ended the game: a card never leaves every zone
+    ctx.emit(ev.SpellResolved(seat=seat, card=a.card))
     if not state.over:
-        ctx.emit(ev.SpellResolved(seat=seat, card=a.card))
         _after_action(ctx, seat)
 
 

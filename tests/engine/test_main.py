@@ -178,3 +178,13 @@ def test_followers_and_aura_compolta_are_played_for_their_cost_by_a_named_arcast
     assert alice.ether == 1 and t.unit("p1.f1").hp == 3
     err = refused(t, Summon(player="alice", card="bolt", caster="p1.sage"))
     assert err.message_key == "engine.not_playable"
+
+
+def test_a_spell_that_knocks_out_the_leader_ends_the_game_and_still_goes_to_the_cemetery() -> None:
+    t = _main()
+    leader = t.state.players[1].leader
+    t.do(Adjust(player="bob", subject=leader, field="hp", value=1))
+    t.do(Cast(player="alice", card="bolt", caster="p1.sage", target=leader))
+    assert t.state.over and t.state.winner == 0
+    assert t.player(0).cemetery == ["bolt"]  # the card that won is on the table, not lost
+    assert [e.type for e in t.events][-1] == "spell_resolved"

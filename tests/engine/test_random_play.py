@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,17 @@ def _options(r: random.Random, game: int) -> GameOptions:
     return options.model_copy(update={"untap": "every_turn" if game % 3 == 1 else "own_turn"})
 
 
+def _cards_in_play(state: GameState) -> Counter[str]:
+    """Every card of every zone (the afterglow cards are marked among the cemetery's): an action moves
+    cards between zones, never in or out of the game."""
+    cards: Counter[str] = Counter()
+    for p in state.players:
+        cards.update([*p.deck, *p.hand, *p.cemetery, *p.ether_area, *(a.card for a in p.auras)])
+        cards.update(u.card for u in p.units)
+        cards.update(u.equipment for u in p.units if u.equipment)
+    return cards
+
+
 def _check_invariants(before: GameState, after: GameState, events: list[Any], replica: GameState) -> None:
     """Invariants of issue 3, checked against a replica that folds the same events one by one."""
     for event in events:
@@ -78,6 +90,7 @@ def _check_invariants(before: GameState, after: GameState, events: list[Any], re
         for player in replica.players:
             assert player.ether >= 0, "negative ether"
     assert replica == after, "folding the events does not give the state apply returned"
+    assert _cards_in_play(after) == _cards_in_play(before), "a card left every zone or came from nowhere"
     for player in after.players:
         assert player.ether >= 0
         cap = after.options.ether_cap
