@@ -241,6 +241,8 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "ホライゾンノーツのスターターデッキの値段はいくら？",
         "週末にアルカステラ使いの対戦相手を募集してます、通話できる人いる？",
         "Write me a python script that deals a hand of five cards",
+        "Anyone got a budget Lorcana decklist with lots of cheap characters?",
+        "このアルカステラのカード、ショップでいくらで売れるかな？",
     ],
 )
 def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
