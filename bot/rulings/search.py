@@ -463,7 +463,12 @@ class Rulebook:
         if len(word) <= SHORT_WORD:
             pool = {candidate: None for candidate in pool if candidate[:1] == word[:1]}
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
-        return close[0] if close else None
+        if close:
+            return close[0]
+        # Two neighbouring letters swapped (ehter, shfit) are as far as one edit, though difflib scores
+        # them low; swapping them back lands on a game word, and a real word rarely does.
+        swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1))
+        return next((w for w in swaps if w != word and w in self._latin_words), None) if latin else None
 
     def _unit_games(self, plan: QueryPlan, unit: str) -> dict[str, float]:
         """The games whose passages hold the word typed (not its synonyms), with the share of its

@@ -204,3 +204,12 @@ def test_a_short_word_is_no_typo_unless_it_is_a_keyword_with_two_letters_swapped
     assert ("dfe", "def") in answer.searched_for and "DEF" in answer.hits[0].text
     assert rulebook.plan("what is teh ink for?").corrections == []  # the is no keyword
     assert rulebook.plan("Is the ikn wet?").corrections == [("ikn", "ink")]
+
+
+def test_two_letters_swapped_in_a_longer_english_word_are_a_typo_but_a_real_word_stays(rulebook: Rulebook) -> None:
+    """difflib scores a swap (ehter, taregt) as far as two edits; swapping back lands on the game word.
+    A real word that is another word swapped (trial, angel) is left as typed."""
+    answer = rulebook.search("How much ehter do I gain when I convert a spell?")
+    assert ("ehter", "ether") in answer.searched_for and "エーテル" in answer.hits[0].text
+    assert rulebook.plan("Can a blocked Arcastella be the taregt of a spell?").corrections == [("taregt", "target")]
+    assert rulebook.plan("Is this a trial or an angel?").corrections == []
