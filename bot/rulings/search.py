@@ -45,7 +45,7 @@ from bot.rulings.query import (
     retrieval_terms,
     stem_word,
 )
-from bot.rulings.tokenize import normalize, tokens
+from bot.rulings.tokenize import kana_skeleton, normalize, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
 CANDIDATES = 60
@@ -134,6 +134,22 @@ _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
 _INFLECTS = re.compile(r"[\u4e00-\u9fff々][\u3041-\u309f]")  # kanji, then kana: 買う, 変える
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
+_KATAKANA_RUN = re.compile(r"[ァ-ヴー]{3,}")
+
+
+def _glued(word: str, text: str, game_words: frozenset[str]) -> bool:
+    """Whether a katakana word is typed glued to a game word, as one word with it (セフィロトコート;
+    テニスコート is a court)."""
+    for run in _KATAKANA_RUN.findall(text):
+        at = run.find(word)
+        if at < 0 or word == run:
+            continue
+        left, right = run[:at], run[at + len(word) :]
+        if any(left[i:] in game_words for i in range(len(left) - 1)) or any(
+            right[:j] in game_words for j in range(2, len(right) + 1)
+        ):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -426,7 +442,11 @@ class Rulebook:
             if found:
                 meant: str | None = found[0]
             elif word in plan.common:
-                continue  # a real word, only spelled like a rules term (シールド is no オールド)
+                # A real word, only spelled like a rules term (シールド is no オールド), unless it is glued
+                # to another katakana word and is one with a mark dropped (セフィロトコート: コード).
+                if not _glued(word, plan.text, self.game_words):
+                    continue
+                meant = self._same_skeleton(word)
             else:
                 meant = self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
@@ -444,6 +464,31 @@ class Rulebook:
             for term in targets:
                 plan.add(term, self.vocab, weight=0.8, unit=word)
             plan.corrections.append((plan.surfaces.get(word, word), meant))
+        self._correct_split(plan)
+
+    def _correct_split(self, plan: QueryPlan) -> None:
+        """A katakana word the segmenter cut into unknown pieces because of a typo (アルカステーラ →
+        アルカス + テーラー) is searched as the rules term it is with a mark dropped or added."""
+        for run in dict.fromkeys(_KATAKANA_RUN.findall(plan.text)):
+            pieces = [w for w in plan.unknown if plan.surfaces.get(w, w) in run and w != run]
+            if not pieces or run in self.vocab.df:
+                continue
+            meant = self._same_skeleton(run)
+            if meant is None:
+                continue
+            for piece in pieces:
+                del plan.unknown[piece]
+            plan.add(meant, self.vocab, weight=0.8, unit=run)
+            plan.corrections.append((run, meant))
+
+    def _same_skeleton(self, word: str) -> str | None:
+        """The game word that is this kana word with its voicing, long-vowel or small-kana marks fixed."""
+        if len(word) < MIN_TYPO_CHARS:
+            return None
+        bare = kana_skeleton(word)
+        pool = {c for pair in {word[i : i + 2] for i in range(len(word) - 1)} for c in self._pairs.get(pair, ())}
+        same = sorted(c for c in pool if c != word and c in self.game_words and kana_skeleton(c) == bare)
+        return same[0] if same else None
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
@@ -462,6 +507,10 @@ class Rulebook:
         cutoff = (LATIN_NAME_CUTOFF if capitalised else LATIN_CUTOFF) if latin else TYPO_CUTOFF
         if len(word) <= SHORT_WORD:
             pool = {candidate: None for candidate in pool if candidate[:1] == word[:1]}
+        if not latin and (same := self._same_skeleton(word)):
+            # A mark dropped or added (ブロッグ) is nearer than any letters difflib counts alike
+            # (ブロッキング holds more of ブロッグ than ブロック does).
+            return same
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         if close:
             return close[0]

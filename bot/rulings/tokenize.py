@@ -53,6 +53,19 @@ def to_katakana(text: str) -> str:
     return "".join(chr(ord(c) + 0x60) if "\u3041" <= c <= "\u3096" else c for c in text)
 
 
+# Voiced and semi-voiced kana as their plain kana, small kana as large: the marks a typo drops or adds.
+_PLAIN_KANA = str.maketrans(
+    "ガギグゲゴザジズゼゾダヂヅデドバビブベボパピプペポヴァィゥェォッャュョヮ",
+    "カキクケコサシスセソタチツテトハヒフヘホハヒフヘホウアイウエオツヤユヨワ",
+)
+
+
+def kana_skeleton(text: str) -> str:
+    """A kana word without what a typo of it most often gets wrong: the long-vowel mark, voicing
+    marks, small kana (ブロッグ, ブロック → フロツク)."""
+    return to_katakana(text).replace("ー", "").translate(_PLAIN_KANA)
+
+
 def kana_runs(text: str) -> Iterator[tuple[int, str]]:
     """Runs of hiragana and katakana, with their offsets: where a kana spelling of a word may hide."""
     return ((m.start(), m.group()) for m in _KANA.finditer(text))

@@ -213,3 +213,25 @@ def test_two_letters_swapped_in_a_longer_english_word_are_a_typo_but_a_real_word
     assert ("ehter", "ether") in answer.searched_for and "エーテル" in answer.hits[0].text
     assert rulebook.plan("Can a blocked Arcastella be the taregt of a spell?").corrections == [("taregt", "target")]
     assert rulebook.plan("Is this a trial or an angel?").corrections == []
+
+
+@pytest.mark.parametrize(
+    ("question", "typed", "meant"),
+    [
+        ("ブロッグできるのはどのアルカステラ？", "ブロッグ", "ブロック"),  # a voicing mark added
+        ("アルカステーラのDEFはいくつ？", "アルカステーラ", "アルカステラ"),  # a long-vowel mark, cut in two
+        ("セフィロトコートの破損判定はいつ？", "コート", "コード"),  # a real word, glued to a game word
+    ],
+)
+def test_a_kana_typo_of_a_mark_is_searched_as_the_game_word(
+    rulebook: Rulebook, question: str, typed: str, meant: str
+) -> None:
+    """difflib counts ブロッキング nearer to ブロッグ than ブロック; a dropped or added mark is nearer still."""
+    answer = rulebook.search(question)
+    assert (typed, meant) in answer.searched_for
+    assert any(meant in h.text for h in answer.hits)
+
+
+def test_a_real_katakana_word_beside_no_game_word_is_left_as_typed(rulebook: Rulebook) -> None:
+    assert rulebook.plan("テニスコートで遊ぶ").corrections == []
+    assert rulebook.plan("シールドを使う？").corrections == []
