@@ -10,6 +10,7 @@ game, a game keyword the corpus never names).
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import math
 import re
@@ -135,6 +136,7 @@ _NUMBER = re.compile(r"^[0-9０-９]+$")
 _INFLECTS = re.compile(r"[\u4e00-\u9fff々][\u3041-\u309f]")  # kanji, then kana: 買う, 変える
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _KATAKANA_RUN = re.compile(r"[ァ-ヴー]{3,}")
+_KANJI = re.compile(r"[\u4e00-\u9fff々]+")
 
 
 def _glued(word: str, text: str, game_words: frozenset[str]) -> bool:
@@ -465,6 +467,34 @@ class Rulebook:
                 plan.add(term, self.vocab, weight=0.8, unit=word)
             plan.corrections.append((plan.surfaces.get(word, word), meant))
         self._correct_split(plan)
+        self._correct_homophones(plan)
+
+    def _correct_homophones(self, plan: QueryPlan) -> None:
+        """A kanji of a game word typed as another of the same reading, which the segmenter cut off as a
+        word of its own (優先件 → 優先 + 件, 破損半定, 特性変更脳力): two neighbouring words that read as a
+        game word together are that word."""
+        if not _KANJI.search(plan.text):
+            return
+        # Not the pieces of a word the dictionary knows whole (高価 is no 効果 typed wrong).
+        segmented = [t for t in tokens(plan.text) if t.reading and not t.piece]
+        for first, second in itertools.pairwise(segmented):
+            if second.begin != first.end or not (len(first.surface) == 1 or len(second.surface) == 1):
+                continue  # one of them is a lone kanji: the one typed wrong
+            typed = first.surface + second.surface
+            if not _KANJI.fullmatch(typed) or typed in self.vocab.df:
+                continue
+            meant = sorted(
+                t
+                for t in self.vocab.by_reading.get(first.reading + second.reading, ())
+                if t in self.game_words and not _inflects(t) and len(t) >= 2 and t != typed
+            )
+            if not meant:
+                continue
+            for piece in (first.term, second.term):
+                plan.unknown.pop(piece, None)
+            plan.add(meant[0], self.vocab, weight=0.8, unit=typed)
+            if (typed, meant[0]) not in plan.corrections:
+                plan.corrections.append((typed, meant[0]))
 
     def _correct_split(self, plan: QueryPlan) -> None:
         """A katakana word the segmenter cut into unknown pieces because of a typo (アルカステーラ →

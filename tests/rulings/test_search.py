@@ -235,3 +235,28 @@ def test_a_kana_typo_of_a_mark_is_searched_as_the_game_word(
 def test_a_real_katakana_word_beside_no_game_word_is_left_as_typed(rulebook: Rulebook) -> None:
     assert rulebook.plan("テニスコートで遊ぶ").corrections == []
     assert rulebook.plan("シールドを使う？").corrections == []
+
+
+@pytest.mark.parametrize(
+    ("question", "typed", "meant"),
+    [
+        ("優先件は誰にある？", "優先件", "優先権"),
+        ("特性変更脳力はどの順に適用？", "脳力", "能力"),
+        ("破損半定のダイスは？", "半定", "判定"),
+    ],
+)
+def test_a_kanji_typed_as_another_of_the_same_reading_is_searched_as_the_game_word(
+    rulebook: Rulebook, question: str, typed: str, meant: str
+) -> None:
+    """The segmenter cuts the wrong kanji off as a word of its own (優先 + 件); together they read as the
+    game word."""
+    answer = rulebook.search(question)
+    assert answer.searched_for.count((typed, meant)) == 1
+    assert any(meant in h.text or meant in h.section for h in answer.hits)
+
+
+def test_two_words_reading_as_a_game_word_are_left_alone_when_the_dictionary_knows_them_whole(
+    rulebook: Rulebook,
+) -> None:
+    assert rulebook.plan("防御力はいくつ？").corrections == []
+    assert rulebook.plan("判定の結果を教えて").corrections == []
