@@ -15,7 +15,8 @@ Metrics (answerable = the corpus states the answer):
 - recall@1 / recall@3: the first / any of the first three passages (or a restatement grouped under
   it) is a labelled one; for a question with several parts, @3 needs a labelled passage for every
   part among the passages shown;
-- English recall@3: the same over English questions;
+- English recall@3: the same over English questions (Japanese likewise, and over the questions
+  written with a typo in a rules term);
 - answered with no passage: answerable questions that got no passage at all (target 0);
 - off-topic abstention: off-topic questions given no passage;
 - silent labelled: questions the rules are silent on labelled "the rules may not state this" or
@@ -86,6 +87,7 @@ def matches(hit_ids: set[str], expected: Sequence[str]) -> bool:
 def judge(q: Question, answer: Answer) -> dict[str, Any]:
     shown = [{h.id, *h.related} for h in answer.hits]
     out: dict[str, Any] = {"kind": q["kind"], "lang": q["lang"], "label": answer.label}
+    out["typo"] = "typo" in q.get("tags", ())
     if q["kind"] == "answer":
         parts = q.get("parts") or [q["expect"]]
         out["r1"] = bool(shown) and matches(shown[0], q["expect"])
@@ -115,6 +117,7 @@ def summarise(results: Sequence[dict[str, Any]], latencies: Sequence[float]) -> 
         "recall@3": share([r["r3"] for r in ans]),
         "English recall@3": share([r["r3"] for r in ans if r["lang"] == "en"]),
         "Japanese recall@3": share([r["r3"] for r in ans if r["lang"] == "ja"]),
+        "recall@3, typo in question": share([r["r3"] for r in ans if r["typo"]]),
         "answered with no passage": share([r["empty"] for r in ans]),
         "off-topic abstention": share([r["abstained"] for r in off]),
         "silent labelled": share([r["labelled"] for r in sil]),
