@@ -63,7 +63,13 @@ from bot.rulings.index import Row, ensure_index, write_rows  # noqa: E402
 from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
-LABELS = {"held5": "HELD-OUT 5", "held4": "HELD-OUT 4", "held3": "HELD-OUT 3", "held2": "HELD-OUT 2", "held": "HELD-OUT 1"}
+LABELS = {
+    "held5": "HELD-OUT 5",
+    "held4": "HELD-OUT 4",
+    "held3": "HELD-OUT 3",
+    "held2": "HELD-OUT 2",
+    "held": "HELD-OUT 1",
+}
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
 Question = dict[str, Any]
