@@ -944,7 +944,10 @@ class Rulebook:
         house_hits: list[Hit] = []
         if house and self._house_settles(house[0], rules[:5], best):
             label = Label.SILENT
-            chosen = chosen[:SILENT_RULES]  # the closest rule passages, then the house rule
+            # The closest rule passages, then the house rule; the house rules are HorizonNotes's, so
+            # a question that named no game gets the closest of its rulebook.
+            ours = [c for c in chosen if c.game == HOUSE_GAME] if about is None else chosen
+            chosen = (ours or chosen)[:SILENT_RULES]
             house_hits = [self._house_hit(house[0])]
         elif house and self._house_near(house[0], rules[:5], best):
             # A house rule nearly as close as the rules: the rulebook may well leave this open.

@@ -173,6 +173,17 @@ def test_the_house_rule_is_quoted_where_the_rulebook_is_silent(rulebook: Ruleboo
     assert "no mulligan" in render_answer(answer, "en") and "マリガンはありません" not in render_answer(answer, "en")
 
 
+def test_a_silent_question_naming_no_game_gets_the_closest_horizonnotes_rule_and_the_house_rule(
+    rulebook: Rulebook,
+) -> None:
+    """A die that fell on the floor: house rule 21 settles it, and the rule passage beside it is the
+    HorizonNotes rulebook's (the house rules are HorizonNotes's), not a Lorcana class passage."""
+    answer = rulebook.search("サイコロが床に落ちたら、振り直していいの？")
+    assert answer.label is Label.SILENT
+    assert answer.house and answer.house[0].id.startswith(f"{HOUSE}/21/")
+    assert answer.hits and all(h.game == "horizonnotes" for h in answer.hits)
+
+
 def test_every_house_rule_section_has_its_decision_in_japanese(rulebook: Rulebook) -> None:
     rows = rulebook.db.execute("SELECT json FROM passages WHERE kind = 'house_rule'").fetchall()
     passages = [Passage.model_validate_json(row[0]) for row in rows]
