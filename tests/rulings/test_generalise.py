@@ -243,6 +243,8 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "Write me a python script that deals a hand of five cards",
         "Anyone got a budget Lorcana decklist with lots of cheap characters?",
         "このアルカステラのカード、ショップでいくらで売れるかな？",
+        "ロルカナの次のセットはいつ出る？ショップで予約したい",
+        "Where can I preorder the next Lorcana set?",
     ],
 )
 def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
