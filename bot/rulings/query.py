@@ -35,6 +35,8 @@ _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
 _ASCII_PHRASE = re.compile(r"^[a-z0-9'’\-:. ]+$")
 _SENTENCE_START = re.compile(r"(?:^|[.?!。？！「『\"“(（:：])\s*$")
 _MIN_KANA_READING = 3
+# A verb of two verbs (持ち越す, 取り消す, 振り直す): kanji, kana, kanji, then its ending.
+_COMPOUND_VERB = re.compile(r"^[\u4e00-\u9fff々]+[\u3041-\u3093][\u4e00-\u9fff々]+[うくぐすつぬぶむる]$")
 # Weights of a word in the question's share (the coverage that decides abstention): nouns carry the
 # topic; verbs and adjectives ("決める", "正しい") are often worded differently in the rules.
 NOUN_WEIGHT, OTHER_WEIGHT, VARIANT_WEIGHT = 1.0, 0.5, 0.8
@@ -513,6 +515,15 @@ def _synonyms(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, 
                 for at in _find_all(haystack, word)
                 if _whole(text, haystack, at, word, starts, ends)
             ]
+            if not spans and _COMPOUND_VERB.match(word):
+                # A compound verb in another form (持ち越せる, 取り消して of 持ち越す, 取り消す): its stem,
+                # from a cut, then the kana of the ending, which the segmenter may cut anywhere.
+                stem = word[:-1]
+                spans = [
+                    (at, at + len(stem))
+                    for at in _find_all(haystack, stem)
+                    if at in starts and at + len(stem) < len(text) and "\u3041" <= text[at + len(stem)] <= "\u3093"
+                ]
             if not spans:
                 continue
             for term in targets:

@@ -7,6 +7,8 @@ Every question here is written for this file; none is a question of the evaluati
 
 from __future__ import annotations
 
+import pytest
+
 from bot.rulings.models import Label
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
@@ -66,3 +68,16 @@ def test_words_in_latin_letters_and_numbers_have_no_synonyms(rulebook: Rulebook)
     assert _groups("start") == () and _groups("スタート")
     assert _groups("1") == () and _groups("一") == ()
     assert all(term.isascii() is False for terms in rulebook.vocab.synonym_groups.values() for term in terms)
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [("使わなかったエーテルは次のターンに持ち越せる？", "05"), ("さっきの行動を取り消してもいい？", "23")],
+)
+def test_a_compound_verb_of_the_lexicon_in_another_form_finds_its_house_rule(
+    rulebook: Rulebook, question: str, section: str
+) -> None:
+    """持ち越す and 取り消す are lexicon words; 持ち越せる and 取り消して are cut by the segmenter as
+    持ち + 越せる, so only the verb's stem and a kana ending tell them."""
+    answer = rulebook.search(question)
+    assert answer.house and answer.house[0].id.startswith(f"house-rules/{section}/")
