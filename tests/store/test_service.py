@@ -14,6 +14,7 @@ import pytest
 
 from bot.catalog import Deck
 from bot.catalog.cards import Arcastella
+from bot.catalog.effects import DamageEffect
 from bot.engine import Adjust, GameOptions, Pass, RuleViolation, UseSkill, legal_actions, start_action
 from bot.engine.state import GameState
 from bot.service import (
@@ -332,13 +333,19 @@ async def test_games_read_back_after_a_restart_share_the_catalogs_cards_unless_a
 
 
 def _attack(state: GameState) -> tuple[int, UseSkill] | None:
-    """A legal attack of the player who must act, if they have one."""
+    """A legal attack with dice damage of the player who must act, if they have one (a fixed-damage
+    attack rolls nothing when declared, whatever the table's block timing)."""
     assert state.active is not None
     player = state.players[state.active].id
     for action in legal_actions(state, player):
         if isinstance(action, UseSkill):
             card = state.cards[next(u.card for u in state.players[state.active].units if u.uid == action.unit)]
-            if isinstance(card, Arcastella) and any(k.id == action.skill and k.kind == "attack" for k in card.skills):
+            if isinstance(card, Arcastella) and any(
+                k.id == action.skill
+                and k.kind == "attack"
+                and any(isinstance(e, DamageEffect) and e.dice for e in k.effects)
+                for k in card.skills
+            ):
                 return int(player), action
     return None
 
