@@ -127,6 +127,7 @@ class QueryPlan:
     readings: dict[str, str] = field(default_factory=dict)  # unknown word → its katakana reading
     surfaces: dict[str, str] = field(default_factory=dict)  # unknown word → as typed (めいん, not 滅入る)
     lemmas: frozenset[str] = frozenset()  # every Japanese word as segmented, compounds (おすすめ) whole
+    segmented: list[Token] = field(default_factory=list, repr=False)  # the content words, as segmented
     # Unknown words that are common words of the dictionary (シールド, 強い): a typo of a rules term
     # only if they read the same, never because they are spelled alike.
     common: set[str] = field(default_factory=set)
@@ -658,6 +659,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     compound_known = False
     segmented = tokens(text, stop)
     plan.lemmas = frozenset(t.term for t in segmented)
+    plan.segmented = segmented
     _compounds(text, segmented, plan, vocab.keyword_terms)
     for token in segmented:
         latin = _ASCII.match(token.surface.lower()) or _ASCII_PHRASE.match(token.surface.lower())

@@ -476,7 +476,7 @@ class Rulebook:
         if not _KANJI.search(plan.text):
             return
         # Not the pieces of a word the dictionary knows whole (高価 is no 効果 typed wrong).
-        segmented = [t for t in tokens(plan.text) if t.reading and not t.piece]
+        segmented = [t for t in plan.segmented if t.reading and not t.piece]
         for first, second in itertools.pairwise(segmented):
             if second.begin != first.end or not (len(first.surface) == 1 or len(second.surface) == 1):
                 continue  # one of them is a lone kanji: the one typed wrong
