@@ -27,10 +27,15 @@ CHANNEL = 8800
 KILLS = 55
 
 
-def _line(stream: IO[str]) -> str:
+def _line(stream: IO[str], errors: Path | None = None) -> str:
     line = stream.readline()
-    assert line, "the crash player died on its own"
+    assert line, f"the crash player died on its own:\n{_said(errors)}"
     return line.strip()
+
+
+def _said(errors: Path | None) -> str:
+    """What the crash player wrote to stderr (a traceback when it died on its own)."""
+    return errors.read_text(errors="replace")[-3000:] if errors is not None and errors.exists() else ""
 
 
 def _check(db: str) -> dict[int, tuple[int, bool]]:
@@ -51,14 +56,17 @@ def _check(db: str) -> dict[int, tuple[int, bool]]:
     return games
 
 
-def test_a_player_killed_at_random_moments_loses_nothing(store_target: str) -> None:
+def test_a_player_killed_at_random_moments_loses_nothing(store_target: str, tmp_path: Path) -> None:
     db = store_target
     rnd = random.Random(20261130)
+    errors = tmp_path / "crash-player.stderr"
+    err = errors.open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.store.crash_player", db, str(CHANNEL)],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        stderr=err,
         text=True,
         bufsize=1,
     )
@@ -74,11 +82,13 @@ def test_a_player_killed_at_random_moments_loses_nothing(store_target: str) -> N
             assert kind == "pid"
             commits: list[tuple[int, int]] = []
             if rnd.random() < 0.85:  # mostly mid-game; sometimes while it is still opening the file
-                _, game_text, version_text = _line(proc.stdout).split()
+                line = _line(proc.stdout, errors)
+                assert line.startswith("commit"), f"the player died before its first move ({line}):\n{_said(errors)}"
+                _, game_text, version_text = line.split()
                 commits.append((int(game_text), int(version_text)))
                 time.sleep(rnd.uniform(0, 0.1))
             os.kill(int(pid), signal.SIGKILL)
-            while (line := _line(proc.stdout)).startswith("commit"):
+            while (line := _line(proc.stdout, errors)).startswith("commit"):
                 _, game_text, version_text = line.split()
                 commits.append((int(game_text), int(version_text)))
             status = int(line.split()[1])
@@ -107,3 +117,4 @@ def test_a_player_killed_at_random_moments_loses_nothing(store_target: str) -> N
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
+        err.close()
