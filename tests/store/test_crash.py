@@ -38,9 +38,29 @@ def _said(errors: Path | None) -> str:
     return errors.read_text(errors="replace")[-3000:] if errors is not None and errors.exists() else ""
 
 
+def _settled(db: str) -> None:
+    """Wait until the killed player's server process is gone. A client killed just after sending
+    COMMIT leaves the server to finish that commit on its own: read meanwhile, the game row and its
+    log could come from before and after it."""
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        for _ in range(200):
+            busy = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+            ).fetchone()
+            if busy is not None and busy[0] == 0:
+                return
+            time.sleep(0.025)
+    raise AssertionError("the killed player's server process did not finish")
+
+
 def _check(db: str) -> dict[int, tuple[int, bool]]:
     """Check the database as a restarted bot would find it; return each game's (version, running)."""
-    if not db.startswith("postgresql://"):
+    if db.startswith("postgresql://"):
+        _settled(db)
+    else:
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     games: dict[int, tuple[int, bool]] = {}
