@@ -364,6 +364,11 @@ class Rulebook:
         for word in sorted(set(words)):
             for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
                 self._pairs.setdefault(pair, []).append(word)
+        # Game words by their kana skeleton (no voicing, long-vowel or small-kana marks): a typo of a
+        # mark (ブロッグ, アルカステーラ) is one look-up.
+        self._skeletons: dict[str, str] = {}
+        for word in sorted(w for w in self.game_words if not _LATIN.match(w)):
+            self._skeletons.setdefault(kana_skeleton(word), word)
 
     def _games_quoting(self, name: str) -> frozenset[str]:
         if len(name) < 3:  # trigrams need three characters
@@ -492,9 +497,7 @@ class Rulebook:
                 continue
             for piece in (first.term, second.term):
                 plan.unknown.pop(piece, None)
-            plan.add(meant[0], self.vocab, weight=0.8, unit=typed)
-            if (typed, meant[0]) not in plan.corrections:
-                plan.corrections.append((typed, meant[0]))
+            self._searched_as(plan, typed, meant[0])
 
     def _correct_split(self, plan: QueryPlan) -> None:
         """A katakana word the segmenter cut into unknown pieces because of a typo (アルカステーラ →
@@ -508,17 +511,20 @@ class Rulebook:
                 continue
             for piece in pieces:
                 del plan.unknown[piece]
-            plan.add(meant, self.vocab, weight=0.8, unit=run)
-            plan.corrections.append((run, meant))
+            self._searched_as(plan, run, meant)
 
     def _same_skeleton(self, word: str) -> str | None:
         """The game word that is this kana word with its voicing, long-vowel or small-kana marks fixed."""
         if len(word) < MIN_TYPO_CHARS:
             return None
-        bare = kana_skeleton(word)
-        pool = {c for pair in {word[i : i + 2] for i in range(len(word) - 1)} for c in self._pairs.get(pair, ())}
-        same = sorted(c for c in pool if c != word and c in self.game_words and kana_skeleton(c) == bare)
-        return same[0] if same else None
+        meant = self._skeletons.get(kana_skeleton(word))
+        return meant if meant != word else None
+
+    def _searched_as(self, plan: QueryPlan, typed: str, meant: str) -> None:
+        """Search `meant` for what was typed, and say so once in the answer."""
+        plan.add(meant, self.vocab, weight=0.8, unit=typed)
+        if (typed, meant) not in plan.corrections:
+            plan.corrections.append((typed, meant))
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
@@ -527,6 +533,10 @@ class Rulebook:
         latin = bool(_LATIN.match(word))
         if latin and len(word) < LATIN_TYPO_CHARS:
             return self._swapped_keyword(word)
+        if not latin and (same := self._same_skeleton(word)):
+            # A mark dropped or added (ブロッグ) is nearer than any letters difflib counts alike
+            # (ブロッキング holds more of ブロッグ than ブロック does).
+            return same
         pool: dict[str, None] = {}
         for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
             for candidate in self._pairs.get(pair, ()):
@@ -537,10 +547,6 @@ class Rulebook:
         cutoff = (LATIN_NAME_CUTOFF if capitalised else LATIN_CUTOFF) if latin else TYPO_CUTOFF
         if len(word) <= SHORT_WORD:
             pool = {candidate: None for candidate in pool if candidate[:1] == word[:1]}
-        if not latin and (same := self._same_skeleton(word)):
-            # A mark dropped or added (ブロッグ) is nearer than any letters difflib counts alike
-            # (ブロッキング holds more of ブロッグ than ブロック does).
-            return same
         close = difflib.get_close_matches(word, list(pool), n=1, cutoff=cutoff if len(word) >= 4 else 0.8)
         if close:
             return close[0]
