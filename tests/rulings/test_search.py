@@ -221,6 +221,7 @@ def test_two_letters_swapped_in_a_longer_english_word_are_a_typo_but_a_real_word
         ("ブロッグできるのはどのアルカステラ？", "ブロッグ", "ブロック"),  # a voicing mark added
         ("アルカステーラのDEFはいくつ？", "アルカステーラ", "アルカステラ"),  # a long-vowel mark, cut in two
         ("セフィロトコートの破損判定はいつ？", "コート", "コード"),  # a real word, glued to a game word
+        ("エテールは次のターンまで残る？", "エテール", "エーテル"),  # the mark typed in the wrong place
     ],
 )
 def test_a_kana_typo_of_a_mark_is_searched_as_the_game_word(
