@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.rulings.dense import available as dense_available  # noqa: E402
-from bot.rulings.index import Row, ensure_index, write_rows  # noqa: E402
+from bot.rulings.index import AskedRow, Row, ensure_index, write_asked, write_rows  # noqa: E402
 from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
@@ -189,6 +189,22 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
         rows.append((passage, passage.text, body, [], []))
     start = int(db.execute("SELECT max(rowid) FROM passages").fetchone()[0]) + 1
     write_rows(db, rows, start=start)
+    # Asked questions for the synthetic passages too, as many per passage and as long as the real
+    # ones, drawn from the real ones' words: the real passages keep no advantage of their own.
+    asked_terms: dict[int, list[str]] = {}
+    for term, n in db.execute("SELECT term, asked FROM asked_postings"):
+        asked_terms.setdefault(n, []).append(term)
+    asked = [(passage, asked_terms.get(n, [])) for n, passage in db.execute("SELECT rowid, passage FROM asked")]
+    counts = Counter(passage for passage, _ in asked)
+    per_passage = list(counts.values()) + [0] * (len(real) - len(counts))
+    asked_bag = [t for _, terms in asked for t in terms]
+    synthetic_asked: list[AskedRow] = []
+    for rowid in range(start, start + len(rows)):
+        for _ in range(rng.choice(per_passage)):
+            terms = [rng.choice(asked_bag) for _ in range(len(rng.choice(asked)[1]) or 1)]
+            synthetic_asked.append((rowid, " ".join(terms), terms))
+    average = float(db.execute("SELECT value FROM meta WHERE key = 'asked_average'").fetchone()[0])
+    write_asked(db, synthetic_asked, average=average)
     for term, count in df.items():
         row = db.execute("SELECT games FROM vocab WHERE term = ?", (term,)).fetchone()
         if row is None:  # a piece of a name with a space in it ("mickey mouse"): a term of its own here

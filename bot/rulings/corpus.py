@@ -15,10 +15,11 @@ from pydantic import ValidationError
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon, load_lexicon
 from bot.rulings.house import parse_house_rules
-from bot.rulings.models import DocumentMeta, ParsedDocument
+from bot.rulings.models import Asked, AskedFile, DocumentMeta, ParsedDocument
 from bot.rulings.parse import parse_document
 
 LEXICON_FILE = "lexicon.toml"
+ASKED_FILE = "asked.toml"
 
 
 def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
@@ -34,7 +35,7 @@ def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
             raise RulingsError("rulings.meta_missing", file=text.name, meta=meta.name)
         pairs.append((text, meta))
     for meta in sorted(rules_dir.glob("*.toml")):
-        if meta.name == LEXICON_FILE or meta.with_suffix(".txt").is_file():
+        if meta.name in (LEXICON_FILE, ASKED_FILE) or meta.with_suffix(".txt").is_file():
             continue
         elsewhere = load_meta(meta).path
         if elsewhere and (rules_dir / elsewhere).is_file():
@@ -45,7 +46,7 @@ def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
 def corpus_digest(rules_dir: Path, code_version: str) -> str:
     """A hash of every corpus file and the code version: the index is rebuilt when it changes."""
     digest = hashlib.sha256(code_version.encode())
-    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / LEXICON_FILE]
+    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / LEXICON_FILE, rules_dir / ASKED_FILE]
     for path in files:
         if path.is_file():
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -67,6 +68,27 @@ def _first_line(exc: Exception) -> str:
         return f"{'.'.join(map(str, error['loc'])) or '-'}: {error['msg']}"
     lines = str(exc).splitlines()
     return lines[0] if lines else type(exc).__name__
+
+
+def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, Asked]:
+    """The questions players ask that each passage answers (`asked.toml`), by passage id: searched
+    beside the passage's own words, they bridge the gap between how the rules say a thing and how
+    a player asks it. A passage id that its document does not have is an error, not skipped."""
+    path = rules_dir / ASKED_FILE
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            asked = AskedFile.model_validate(tomllib.load(fh)).root
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        raise RulingsError("rulings.meta_invalid", file=ASKED_FILE, detail=_first_line(exc)) from exc
+    known = {p.id for d in documents for p in d.passages}
+    shipped = {d.meta.id for d in documents}
+    for pid in asked:
+        if pid not in known and pid.split("/")[0] in shipped:
+            raise RulingsError("rulings.meta_invalid", file=ASKED_FILE, detail=f"{pid}: no such passage")
+    # A document that is not shipped (the house rules of an installed copy without docs/) has none.
+    return {pid: questions for pid, questions in asked.items() if pid in known}
 
 
 def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:

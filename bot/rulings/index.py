@@ -13,17 +13,18 @@ import os
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from bot.rulings.corpus import corpus_digest, load_corpus
+from bot.rulings.corpus import corpus_digest, load_asked, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.models import Kind, ParsedDocument, Passage
+from bot.rulings.models import Asked, Kind, ParsedDocument, Passage
+from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-17"
+INDEX_VERSION = "rulings-index-18"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -43,6 +44,13 @@ CREATE INDEX passages_section ON passages(document, section_index);
 CREATE TABLE vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL, readings TEXT NOT NULL, games TEXT NOT NULL);
 CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT NOT NULL, document TEXT NOT NULL);
 CREATE TABLE unplaced(json TEXT NOT NULL);
+-- The questions players ask that a passage answers (rules/asked.toml), each a small document of its
+-- own: a question worded like one of them finds its passage though it shares few words with the rule.
+CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL);
+CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
+CREATE TABLE asked_postings(
+    term TEXT NOT NULL, impact REAL NOT NULL, asked INTEGER NOT NULL, PRIMARY KEY (term, impact DESC, asked)
+) WITHOUT ROWID;
 -- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
 -- Each term's passages by how much the term weighs in them (BM25F's term-frequency part, without
 -- the idf): retrieval reads the first few of each rare term of a question, not every passage that
@@ -153,7 +161,7 @@ def impacts(
     the columns' lengths still counting every term."""
     tf: dict[str, float] = {}
     for weight, terms, average in zip(COLUMN_WEIGHTS, columns, averages, strict=True):
-        length = sum(len(t.split()) for t in terms)  # as the search counts a column: by its spaces
+        length = len(" ".join(terms).split())  # as the search counts a column: by its spaces
         norm = 1 - BM25_B + BM25_B * length / average
         for term, count in Counter(terms if only is None else (t for t in terms if t in only)).items():
             tf[term] = tf.get(term, 0.0) + weight * count / norm
@@ -206,7 +214,48 @@ def write_rows(db: sqlite3.Connection, rows: Iterable[Row], start: int = 1) -> i
     return rowid
 
 
-def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexicon) -> None:
+AskedRow = tuple[int, str, Sequence[str]]  # passage rowid, the question, its terms
+
+
+def asked_rows(
+    passages: Mapping[str, tuple[int, Passage]], asked: Mapping[str, Asked], lexicon: Lexicon
+) -> list[AskedRow]:
+    """Each asked question segmented as a passage is (an English one with the lexicon's glosses)."""
+    rows: list[AskedRow] = []
+    stop = frozenset(lexicon.english_stopwords)
+    for pid, questions in asked.items():
+        rowid, passage = passages[pid]
+        for language, texts in (("ja", questions.ja), ("en", questions.en)):
+            for text in texts:
+                alone = passage.model_copy(update={"text": text, "section": "", "names": ()})
+                terms = Segmented(alone, lexicon, english=language == "en").body + english_stems(text, stop)
+                rows.append((rowid, text, terms))
+    return rows
+
+
+def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float | None = None) -> float:
+    """Insert asked questions with their postings (BM25's term-frequency part, each term once) and
+    document frequencies; returns the average length the impacts were normalised by (kept in meta)."""
+    if average is None:
+        average = max(sum(len(set(terms)) for _, _, terms in rows) / max(len(rows), 1), 1.0)
+    start = int(db.execute("SELECT coalesce(max(rowid), 0) FROM asked").fetchone()[0]) + 1
+    df: Counter[str] = Counter()
+    for n, (passage, text, terms) in enumerate(rows, start=start):
+        db.execute("INSERT INTO asked VALUES (?, ?, ?)", (n, passage, text))
+        unique = set(terms)
+        tf = 1.0 / (1 - BM25_B + BM25_B * len(unique) / average)
+        impact = tf * (BM25_K1 + 1) / (tf + BM25_K1)
+        db.executemany("INSERT INTO asked_postings VALUES (?, ?, ?)", ((t, impact, n) for t in unique))
+        df.update(unique)
+    db.executemany(
+        "INSERT INTO asked_vocab VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df", df.items()
+    )
+    return average
+
+
+def build_index(
+    path: Path, documents: Sequence[ParsedDocument], lexicon: Lexicon, asked: Mapping[str, Asked] | None = None
+) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -242,6 +291,9 @@ def build_index(path: Path, documents: Sequence[ParsedDocument], lexicon: Lexico
             for item in document.unplaced:
                 db.execute("INSERT INTO unplaced VALUES (?)", (item.model_dump_json(),))
         write_rows(db, rows)
+        by_id = {passage.id: (n, passage) for n, (passage, *_) in enumerate(rows, start=1)}
+        average = write_asked(db, asked_rows(by_id, asked or {}, lexicon))
+        db.execute("INSERT INTO meta VALUES ('asked_average', ?)", (str(average),))
         db.executemany(
             "INSERT INTO vocab VALUES (?, ?, ?, ?)",
             (
@@ -288,8 +340,9 @@ def ensure_index(cache_dir: Path, rules_dir: Path) -> Path:
     except OSError as exc:  # a name too long, a folder we may not look into
         raise cache_error(cache_dir, exc) from exc
     documents, lexicon = load_corpus(rules_dir)
+    asked = load_asked(rules_dir, documents)
     try:
-        build_index(path, documents, lexicon)
+        build_index(path, documents, lexicon, asked)
         for old in path.parent.glob("index-*.sqlite3"):
             if old != path:
                 old.unlink(missing_ok=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 
 class Kind(StrEnum):
@@ -80,6 +80,19 @@ class Unplaced(BaseModel):
     line: int
     text: str
     reason: str
+
+
+class Asked(BaseModel):
+    """The questions players ask that one passage answers, in Japanese and in English (rules/asked.toml)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ja: list[str] = Field(default_factory=list)
+    en: list[str] = Field(default_factory=list)
+
+
+class AskedFile(RootModel[dict[str, Asked]]):
+    """rules/asked.toml: passage id → the questions it answers."""
 
 
 class ParsedDocument(BaseModel):

@@ -245,6 +245,15 @@ def stem_word(word: str) -> str:
     return base
 
 
+_LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+
+
+def english_stems(text: str, stopwords: frozenset[str]) -> list[str]:
+    """The stems of a text's English words but stop words, marked apart from Japanese terms: what an
+    English asked question and an English question have in common, word for word."""
+    return [f"en:{stem_word(w)}" for w in _LATIN_WORD.findall(text.lower()) if w not in stopwords and not w.isdigit()]
+
+
 def stem_phrase(phrase: str) -> str:
     return " ".join(stem_word(w) for w in phrase.split())
 

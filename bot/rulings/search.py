@@ -42,6 +42,7 @@ from bot.rulings.query import (
     QueryPlan,
     Vocabulary,
     analyse,
+    english_stems,
     phrase_match,
     retrieval_terms,
     stem_word,
@@ -61,6 +62,14 @@ LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question
 # with examples and worked questions: a later passage costs this much per log of its place in the
 # section. A rule page's sections are lists of rules or steps, each as much a rule as the first.
 POSITION_PENALTY = 0.02
+# The questions players ask that a passage answers (rules/asked.toml): the question's ASKED_NEAREST
+# most similar asked questions (BM25) vote for their passages, each passage by its best one relative to
+# the most similar of all, weighing ASKED_WEIGHT in the rank; their passages are candidates too.
+ASKED_WEIGHT = 0.3
+ASKED_NEAREST = 30
+ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in
+ASKED_MAX_SHARE = 0.1
+ASKED_TERMS = 40  # the rarest of the question's terms (SQLite's compound queries stop at 500 parts)
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
@@ -247,6 +256,8 @@ class Rulebook:
             "avg(length(names) - length(replace(names, ' ', '')) + (names != '')) FROM passages_fts"
         ).fetchone()
         self.avg_lengths = tuple(max(float(a or 0.0), 1.0) for a in averages)
+        self.asked_count = int(self.db.execute("SELECT count(*) FROM asked").fetchone()[0])
+        self.english_stopwords = frozenset(lexicon.english_stopwords)
 
         segmented: dict[str, tuple[str, ...]] = {}  # each lexicon word is segmented once, however often listed
 
@@ -785,6 +796,8 @@ class Rulebook:
             return []
         limit = CANDIDATES * (4 if game else 1)
         rowids = self._retrieve(plan, limit)
+        votes = self._asked_votes(plan)
+        rowids += [r for r in votes if r not in rowids]
         for literal in (lit for lit in plan.literals if len(lit) >= 3):  # trigrams need three characters
             rowids += [
                 r[0]
@@ -808,9 +821,10 @@ class Rulebook:
             if game is not None and pgame != game:
                 continue
             present = frozenset(terms.split())
-            bonus = self._bonus(plan, asks, Kind(kind), name, plain)
+            bonus = self._bonus(plan, asks, Kind(kind), name, plain) + ASKED_WEIGHT * votes.get(rowid, 0.0)
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
-                bonus -= UNCITED_PENALTY
+                # Commentary around the rules: what is asked of it (what a class teaches) is no rule.
+                bonus -= UNCITED_PENALTY + ASKED_WEIGHT * votes.get(rowid, 0.0)
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
             name_only[rowid] = _name_only(plan, columns) - self.game_words
@@ -849,6 +863,45 @@ class Rulebook:
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
             out = self._dense_rerank(plan, out, prefer)
         return out
+
+    def _asked_votes(self, plan: QueryPlan) -> dict[int, float]:
+        """Passage → how near its nearest asked question is to the question (1.0 for the nearest of
+        all), over the ASKED_NEAREST nearest by BM25. Words the corpus does not know count too: the
+        asked questions are worded as players word theirs (寝かす, スタフェ)."""
+        if not self.asked_count:
+            return {}
+        weights: dict[str, float] = dict(plan.unknown)
+        for stem in english_stems(plan.text, self.english_stopwords):
+            weights[stem] = 1.0
+        for members in plan.units.values():
+            for term in members:
+                weights[term] = max(weights.get(term, 0.0), plan.weights.get(term, 1.0))
+        marks = ",".join("?" * len(weights))
+        df = self.db.execute(f"SELECT term, df FROM asked_vocab WHERE term IN ({marks})", list(weights)).fetchall()
+        # A term in a tenth of all asked questions tells none apart, at the cost of reading them all.
+        kept = sorted((count, term) for term, count in df if count <= ASKED_MAX_SHARE * self.asked_count)
+        if not kept:
+            return {}
+        params: list[object] = []
+        for count, term in kept[:ASKED_TERMS]:
+            idf = math.log((self.asked_count - count + 0.5) / (count + 0.5) + 1.0)
+            params += [weights[term] * idf, term, ASKED_POSTINGS]
+        # Each term's first postings, weighted, summed per asked question and ranked by SQLite.
+        each = (
+            "SELECT asked, impact * ? AS s FROM "
+            "(SELECT asked, impact FROM asked_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)"
+        )
+        union = " UNION ALL ".join([each] * (len(params) // 3))
+        rows = self.db.execute(
+            f"SELECT a.passage, n.s FROM (SELECT asked, sum(s) AS s FROM ({union}) GROUP BY asked "
+            "ORDER BY s DESC, asked LIMIT ?) n JOIN asked a ON a.rowid = n.asked",
+            [*params, ASKED_NEAREST],
+        ).fetchall()
+        best = max((score for _, score in rows), default=0.0)
+        votes: dict[int, float] = {}
+        for passage, score in rows:
+            votes[passage] = max(votes.get(passage, 0.0), score / best if best else 0.0)
+        return votes
 
     def _section_evidence(self, plan: QueryPlan, ranked: list[_Candidate]) -> list[_Candidate]:
         """Each rule passage lifted by how much of the question its section's retrieved passages carry
@@ -948,7 +1001,9 @@ class Rulebook:
         chosen = self._pick(rules, parts, k)
         label = self._label(plan, rules, chosen, parts, asking)
         house_hits: list[Hit] = []
-        if house and self._house_settles(house[0], rules[:5], best):
+        # A question of several parts is asked part by part: a house rule carrying more of the whole
+        # than any one rule passage does is near it, not the answer to it.
+        if house and sum(asking) < 2 and self._house_settles(house[0], rules[:5], best):
             label = Label.SILENT
             # The closest rule passages, then the house rule; the house rules are HorizonNotes's, so
             # a question that named no game gets the closest of its rulebook.

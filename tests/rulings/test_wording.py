@@ -107,9 +107,11 @@ def test_an_adverbial_noun_before_no_says_which_one(rulebook: Rulebook) -> None:
 
 def test_english_quoted_from_a_card_is_no_sign_of_the_translators_discussion(rulebook: Rulebook) -> None:
     """The class quotes the English duration words ("this turn") where it lists them; an English
-    question quoting its card's "this turn" asks about the rule, which comes first."""
+    question quoting its card's "this turn" asks about the rule, which comes first: the rule that a
+    "this turn" effect follows its character (07/07), beside the one that a "while here" effect ends
+    when it moves (07/06); the translator's list of the English words (07/01) is not shown."""
     question = 'Does moving a character end its "this turn" effects?'
-    assert top_ids(rulebook, question, k=1) == [f"{JUDGE}/07/07"]
+    assert set(top_ids(rulebook, question, k=2)) == {f"{JUDGE}/07/07", f"{JUDGE}/07/06"}
     assert f"{JUDGE}/07/01" not in top_ids(rulebook, question)
 
 
