@@ -25,7 +25,8 @@ Metrics (answerable = the corpus states the answer):
 - answerable labelled direct: how often an answerable question is called a direct match.
 Latency: each question runs `--repeat` times on one thread; its latency is the median of its runs;
 the table gives the median and the p95 over questions. Then the same on the corpus grown `--scale`
-times with synthetic passages (drawn from the real term distribution), with recall@3 measured there,
+times with synthetic passages (drawn from the real term distribution, each with as many asked
+questions as a real passage has, drawn from the real asked questions' words), with recall@3 measured there,
 and how often a labelled passage is among the first 20 (what the ranking loses to the synthetic
 passages, against what the retrieval never finds). Each synthetic passage draws its words
 independently, so a few common words of a short question co-occur by chance in hundreds of them,

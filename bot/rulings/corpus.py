@@ -80,6 +80,8 @@ def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, As
     try:
         with path.open("rb") as fh:
             asked = AskedFile.model_validate(tomllib.load(fh)).root
+    except UnicodeDecodeError as exc:
+        raise RulingsError("rulings.not_utf8", file=ASKED_FILE) from exc
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
         raise RulingsError("rulings.meta_invalid", file=ASKED_FILE, detail=_first_line(exc)) from exc
     known = {p.id for d in documents for p in d.passages}

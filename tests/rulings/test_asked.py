@@ -1,0 +1,136 @@
+"""The questions players ask that each passage answers (rules/asked.toml): a question worded as
+players word theirs finds its passage through them, the file is checked when the index is built,
+and none of them is an evaluation question in other clothes."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.rulings.corpus import ASKED_FILE, load_asked, load_corpus
+from bot.rulings.errors import RulingsError
+from bot.rulings.index import index_path
+from bot.rulings.models import ParsedDocument
+from bot.rulings.search import Rulebook
+
+HN = "horizonnotes-rules"
+TESTS = Path(__file__).resolve().parent
+# Players' words the rules never use: スタフェ is the start phase (スタートフェイズ), 寝かす and 起きる
+# are tapping and untapping.
+SHORTHAND = "スタフェってターンの最初に何するんだっけ？"
+SLANG = "寝かしたユニットっていつ起きるの？"
+
+
+@pytest.fixture
+def rules_copy(rules_dir: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "rules"
+    shutil.copytree(rules_dir, folder)
+    return folder
+
+
+def top(folder: Path, cache: Path, question: str) -> list[str]:
+    book = Rulebook.open(cache, folder)
+    try:
+        return [h.id for h in book.search(question).hits]
+    finally:
+        book.close()
+
+
+def test_a_players_word_the_rules_never_use_finds_the_passage_it_is_asked_of(rules_copy: Path, tmp_path: Path) -> None:
+    """The asked questions are what finds it: the same corpus without them does not."""
+    with_them = top(rules_copy, tmp_path / "a", SHORTHAND)
+    (rules_copy / ASKED_FILE).unlink()
+    without = top(rules_copy, tmp_path / "b", SHORTHAND)
+    assert f"{HN}/05/01" in with_them  # the start phase: ターン開始時の処理を行う…フェイズ
+    assert f"{HN}/05/01" not in without
+
+
+def test_slang_for_tapping_finds_the_house_rule_of_untapping(rulebook: Rulebook) -> None:
+    """The rulebook never says when a unit untaps; the house rule that does is shown."""
+    answer = rulebook.search(SLANG)
+    assert [h.id for h in answer.house] == ["house-rules/03/01"]
+
+
+def test_an_edited_asked_file_builds_a_new_index(rules_copy: Path, tmp_path: Path) -> None:
+    before = index_path(tmp_path, rules_copy)
+    path = rules_copy / ASKED_FILE
+    path.write_text(path.read_text(encoding="utf-8") + '\n["horizonnotes-rules/05/01"]\nja = []\n', encoding="utf-8")
+    with pytest.raises(RulingsError):  # the same table twice: TOML says no
+        load_asked(rules_copy, load_corpus(rules_copy)[0])
+    assert index_path(tmp_path, rules_copy) != before
+
+
+def _write(folder: Path, text: str) -> None:
+    (folder / ASKED_FILE).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    [
+        ('["horizonnotes-rules/99/01"]\nja = ["x"]\n', "horizonnotes-rules/99/01"),  # no such passage
+        ('["horizonnotes-rules/05/01"]\nfr = ["x"]\n', "fr"),  # only ja and en
+        ('["horizonnotes-rules/05/01"]\nja = "x"\n', "ja"),  # a list of questions
+        ('["horizonnotes-rules/05/01"\n', ASKED_FILE),  # not TOML
+    ],
+)
+def test_a_broken_asked_file_is_a_clear_error(rules_copy: Path, text: str, detail: str) -> None:
+    _write(rules_copy, text)
+    documents, _ = load_corpus(rules_copy)
+    with pytest.raises(RulingsError) as caught:
+        load_asked(rules_copy, documents)
+    message = str(caught.value)
+    assert ASKED_FILE in message and detail in message and " / " in message  # Japanese / English
+
+
+def test_questions_of_a_document_not_shipped_are_left_out(rules_copy: Path) -> None:
+    """An installed copy without docs/ has no house rules: their questions are not an error."""
+    (rules_copy / "house-rules.toml").unlink()
+    documents, _ = load_corpus(rules_copy)
+    asked = load_asked(rules_copy, documents)
+    assert asked and not any(pid.startswith("house-rules/") for pid in asked)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))
+def test_any_asked_file_loads_or_is_our_error(tmp_path: Path, data: bytes) -> None:
+    folder = tmp_path / "fuzz"
+    folder.mkdir(exist_ok=True)
+    (folder / ASKED_FILE).write_bytes(data)
+    with contextlib.suppress(RulingsError):  # our error is fine; any other fails the test
+        load_asked(folder, [])
+
+
+def test_every_rule_passage_has_questions_in_both_languages(documents: dict[str, ParsedDocument]) -> None:
+    with (Path(__file__).resolve().parents[2] / "rules" / ASKED_FILE).open("rb") as fh:
+        asked = tomllib.load(fh)
+    passages = [p.id for d in documents.values() for p in d.passages]
+    assert set(asked) == set(passages)
+    empty = [pid for pid, q in asked.items() if not q["ja"] and not q["en"]]
+    assert len(empty) <= 2  # pointers to other pages, which answer nothing
+    assert all(q["ja"] and q["en"] for pid, q in asked.items() if pid not in empty)
+
+
+def _bigrams(text: str) -> set[str]:
+    text = "".join(text.lower().split())
+    return {text[i : i + 2] for i in range(len(text) - 1)}
+
+
+def test_no_asked_question_is_an_evaluation_question() -> None:
+    """The evaluation is blind: no asked question shares half its character pairs with a question of
+    tests/rulings/blind.toml or eval.toml (a shorter, reworded or typo-fixed copy included)."""
+    with (Path(__file__).resolve().parents[2] / "rules" / ASKED_FILE).open("rb") as fh:
+        asked = [q for entry in tomllib.load(fh).values() for q in [*entry["ja"], *entry["en"]]]
+    evaluation = []
+    for name in ("blind.toml", "eval.toml"):
+        with (TESTS / name).open("rb") as fh:
+            evaluation += [_bigrams(q["text"]) for q in tomllib.load(fh)["question"]]
+    close = [
+        q for q in asked for grams in [_bigrams(q)] if any(len(grams & e) / len(grams | e) >= 0.5 for e in evaluation)
+    ]
+    assert close == []
