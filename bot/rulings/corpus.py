@@ -1,4 +1,5 @@
-"""The corpus folder: every `<stem>.txt` with its `<stem>.toml` metadata, plus `lexicon.toml`.
+"""The corpus folder: every `<stem>.txt` with its `<stem>.toml` metadata, plus `lexicon.toml` and
+`asked.toml` (the questions players ask that each passage answers).
 
 A new document needs no code: drop the text and a metadata file into rules/ and the index
 rebuilds itself, because the index is keyed by a hash of every file here.

@@ -116,7 +116,7 @@ def code_version() -> str:
     parser or tokenizer never reads an index built by the old one."""
     digest = hashlib.sha256(INDEX_VERSION.encode())
     here = Path(__file__).resolve().parent
-    for name in ("parse.py", "glossary.py", "tokenize.py", "index.py", "corpus.py", "models.py"):
+    for name in ("parse.py", "glossary.py", "tokenize.py", "index.py", "corpus.py", "models.py", "query.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
 

@@ -69,6 +69,7 @@ ASKED_WEIGHT = 0.3
 ASKED_NEAREST = 30
 ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in
 ASKED_MAX_SHARE = 0.1
+ASKED_CANDIDATE_VOTE = 0.7  # a passage voted for this much is a candidate however its own words match
 ASKED_TERMS = 40  # the rarest of the question's terms (SQLite's compound queries stop at 500 parts)
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
@@ -797,7 +798,7 @@ class Rulebook:
         limit = CANDIDATES * (4 if game else 1)
         rowids = self._retrieve(plan, limit)
         votes = self._asked_votes(plan)
-        rowids += [r for r in votes if r not in rowids]
+        rowids += [r for r, vote in votes.items() if vote >= ASKED_CANDIDATE_VOTE and r not in rowids]
         for literal in (lit for lit in plan.literals if len(lit) >= 3):  # trigrams need three characters
             rowids += [
                 r[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,18 @@ def test_hostile_questions_print_an_answer(
 def test_check_reports_the_corpus(cli_data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--check")
     assert code == 0 and "3 文書" in out and "配置できなかった行はありません" in out
+
+
+def test_check_reports_a_broken_asked_file(
+    tmp_path: Path, rules_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(rules_dir, tmp_path / "rules")
+    (tmp_path / "rules" / "asked.toml").write_text('["horizonnotes-rules/99/09"]\nja = ["?"]\n', encoding="utf-8")
+    monkeypatch.setenv("REFEREE_RULES_DIR", str(tmp_path / "rules"))
+    monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path / "data"))
+    code, out, err = run(capsys, "--check")
+    assert code == 2 and out == ""
+    assert "rules/asked.toml が正しくありません: horizonnotes-rules/99/09" in err and "is not valid" in err
 
 
 def test_a_corpus_folder_without_documents_is_an_admin_error(
