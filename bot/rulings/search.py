@@ -136,6 +136,7 @@ HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at eq
 # Or this much more of the question than the best rule passage: a house rule glossed with the lexicon's
 # words holds a little more of a short question than the rule answering it (untap beside a DEF rule).
 HOUSE_NEAR_MARGIN = 0.1
+HOUSE_VOTE = 1.0
 SILENT_RULES = 2
 OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
@@ -178,6 +179,7 @@ class _Candidate:
     rank: float
     terms: frozenset[str]
     name_only: frozenset[str] = frozenset()  # the question's terms found only inside names here
+    vote: float = 0.0  # how near its nearest asked question is to the question (1.0: the nearest of all)
 
     @property
     def house(self) -> bool:
@@ -857,6 +859,7 @@ class Rulebook:
                     rank,
                     present,
                     name_only[rowid],
+                    votes.get(rowid, 0.0),
                 )
             )
         out = self._section_evidence(plan, out)
@@ -1014,6 +1017,9 @@ class Rulebook:
         elif house and self._house_near(house[0], rules[:5], best):
             # A house rule nearly as close as the rules: the rulebook may well leave this open.
             label = Label.CLOSEST
+            house_hits = [self._house_hit(house[0])]
+        elif house and label is Label.CLOSEST and house[0].vote >= HOUSE_VOTE:
+            # Not a direct match, and the question is worded most like one a house rule answers.
             house_hits = [self._house_hit(house[0])]
         groups = self._group(chosen, rules)
         return Answer(

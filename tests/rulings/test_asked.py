@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bot.rulings.corpus import ASKED_FILE, load_asked, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
-from bot.rulings.models import ParsedDocument
+from bot.rulings.models import Label, ParsedDocument
 from bot.rulings.search import Rulebook
 
 HN = "horizonnotes-rules"
@@ -134,3 +134,17 @@ def test_no_asked_question_is_an_evaluation_question() -> None:
         q for q in asked for grams in [_bigrams(q)] if any(len(grams & e) / len(grams | e) >= 0.5 for e in evaluation)
     ]
     assert close == []
+
+
+def test_a_question_worded_like_a_house_rules_gets_it_beside_the_closest_rules(rulebook: Rulebook) -> None:
+    """The rulebook says what a block does, not how many may block one attack: the house rule that
+    decides it (one) is shown beside the closest rule passages."""
+    answer = rulebook.search("ブロックって2体でできる？")
+    assert answer.label is Label.CLOSEST
+    assert answer.hits and all(h.id.startswith(f"{HN}/") for h in answer.hits)
+    assert [h.id for h in answer.house] == ["house-rules/11/01"]
+
+
+def test_a_direct_answer_gets_no_house_rule_beside_it(rulebook: Rulebook) -> None:
+    answer = rulebook.search("タップ状態のアルカステラのDEFはどうなる？")
+    assert answer.label is Label.DIRECT and not answer.house
