@@ -200,7 +200,7 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     per_passage = list(counts.values()) + [0] * (len(real) - len(counts))
     asked_bag = [t for _, terms in asked for t in terms]
     synthetic_asked: list[AskedRow] = []
-    for rowid in range(start, start + len(rows)):
+    for rowid in range(start, start + len(rows)) if asked else ():
         for _ in range(rng.choice(per_passage)):
             terms = [rng.choice(asked_bag) for _ in range(len(rng.choice(asked)[1]) or 1)]
             synthetic_asked.append((rowid, " ".join(terms), terms))

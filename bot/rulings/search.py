@@ -136,6 +136,8 @@ HOUSE_NEAR = 1.2  # the house rule's bm25 against the best rule passage's, at eq
 # Or this much more of the question than the best rule passage: a house rule glossed with the lexicon's
 # words holds a little more of a short question than the rule answering it (untap beside a DEF rule).
 HOUSE_NEAR_MARGIN = 0.1
+# A house rule holding the question's nearest asked question of all is shown beside an answer that is
+# no direct match: the question is worded most like one that house rule answers.
 HOUSE_VOTE = 1.0
 SILENT_RULES = 2
 OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
@@ -824,10 +826,12 @@ class Rulebook:
             if game is not None and pgame != game:
                 continue
             present = frozenset(terms.split())
-            bonus = self._bonus(plan, asks, Kind(kind), name, plain) + ASKED_WEIGHT * votes.get(rowid, 0.0)
+            bonus = self._bonus(plan, asks, Kind(kind), name, plain)
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
-                # Commentary around the rules: what is asked of it (what a class teaches) is no rule.
-                bonus -= UNCITED_PENALTY + ASKED_WEIGHT * votes.get(rowid, 0.0)
+                # Commentary around the rules; what is asked of it (what a class teaches) is no rule.
+                bonus -= UNCITED_PENALTY
+            else:
+                bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             citations = frozenset(int(c) for c in cites.split())
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
             name_only[rowid] = _name_only(plan, columns) - self.game_words
