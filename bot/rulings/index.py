@@ -13,7 +13,7 @@ import os
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from bot.rulings.corpus import corpus_digest, load_asked, load_corpus
@@ -153,17 +153,15 @@ BM25_K1, BM25_B = 1.2, 0.75
 COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 
 
-def impacts(
-    columns: Sequence[Sequence[str]], averages: Sequence[float], only: Collection[str] | None = None
-) -> dict[str, float]:
+def impacts(columns: Sequence[Sequence[str]], averages: Sequence[float]) -> dict[str, float]:
     """Each term's BM25F weight in one passage without its idf: term frequencies of the columns,
-    weighted and length-normalised, then saturated. `only`: of these terms alone (a question's),
-    the columns' lengths still counting every term."""
+    weighted and length-normalised, then saturated (the search's _bm25f weighs a question's terms
+    the same way)."""
     tf: dict[str, float] = {}
     for weight, terms, average in zip(COLUMN_WEIGHTS, columns, averages, strict=True):
         length = len(" ".join(terms).split())  # as the search counts a column: by its spaces
         norm = 1 - BM25_B + BM25_B * length / average
-        for term, count in Counter(terms if only is None else (t for t in terms if t in only)).items():
+        for term, count in Counter(terms).items():
             tf[term] = tf.get(term, 0.0) + weight * count / norm
     return {term: f * (BM25_K1 + 1) / (f + BM25_K1) for term, f in tf.items()}
 

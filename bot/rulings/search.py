@@ -26,12 +26,13 @@ from bot.rulings.dense import DenseIndex
 from bot.rulings.dense import available as dense_available
 from bot.rulings.glossary import Lexicon
 from bot.rulings.index import (
+    BM25_B,
+    BM25_K1,
     COLUMN_WEIGHTS,
     HOUSE_PREFIX,
     INDEX_VERSION,
     discard,
     ensure_index,
-    impacts,
     looks_whole,
 )
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
@@ -938,8 +939,18 @@ class Rulebook:
 
     def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
         """BM25F of the question's terms in a passage, with the weights the index keeps for retrieval."""
-        weights = impacts([column.split() for column in columns], self.avg_lengths, only=plan.weights)
-        return sum(self._term_weight(plan, term) * weights[term] for term in plan.terms if term in weights)
+        tf: dict[str, float] = {}
+        for weight, column, average in zip(COLUMN_WEIGHTS, columns, self.avg_lengths, strict=True):
+            terms = column.split()
+            share = weight / (1 - BM25_B + BM25_B * len(terms) / average)  # as the index's impacts()
+            for term in terms:
+                if term in plan.weights:
+                    tf[term] = tf.get(term, 0.0) + share
+        return sum(
+            self._term_weight(plan, term) * tf[term] * (BM25_K1 + 1) / (tf[term] + BM25_K1)
+            for term in plan.terms
+            if term in tf
+        )
 
     def _term_weight(self, plan: QueryPlan, term: str) -> float:
         """How much a term of the question counts in BM25F: its weight in the question times its idf
