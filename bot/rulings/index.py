@@ -46,7 +46,7 @@ CREATE TABLE glossary(term TEXT NOT NULL, meaning TEXT NOT NULL, language TEXT N
 CREATE TABLE unplaced(json TEXT NOT NULL);
 -- The questions players ask that a passage answers (rules/asked.toml), each a small document of its
 -- own: a question worded like one of them finds its passage though it shares few words with the rule.
-CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL);
+CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL, terms TEXT NOT NULL);
 CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
 CREATE TABLE asked_postings(
     term TEXT NOT NULL, impact REAL NOT NULL, asked INTEGER NOT NULL, PRIMARY KEY (term, impact DESC, asked)
@@ -239,8 +239,8 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
     start = int(db.execute("SELECT coalesce(max(rowid), 0) FROM asked").fetchone()[0]) + 1
     df: Counter[str] = Counter()
     for n, (passage, text, terms) in enumerate(rows, start=start):
-        db.execute("INSERT INTO asked VALUES (?, ?, ?)", (n, passage, text))
         unique = set(terms)
+        db.execute("INSERT INTO asked VALUES (?, ?, ?, ?)", (n, passage, text, " ".join(sorted(unique))))
         tf = 1.0 / (1 - BM25_B + BM25_B * len(unique) / average)
         impact = tf * (BM25_K1 + 1) / (tf + BM25_K1)
         db.executemany("INSERT INTO asked_postings VALUES (?, ?, ?)", ((t, impact, n) for t in unique))

@@ -150,6 +150,7 @@ class QueryPlan:
     unit_weights: tuple[tuple[int, int, float], list[tuple[frozenset[str], float]], float] | None = field(
         default=None, repr=False
     )
+    asked_nearest: list[int] = field(default_factory=list)  # the nearest asked questions, found by the search
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 

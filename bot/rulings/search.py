@@ -71,6 +71,7 @@ ASKED_NEAREST = 30
 ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in
 ASKED_MAX_SHARE = 0.1
 ASKED_CANDIDATE_VOTE = 0.7  # a passage voted for this much is a candidate however its own words match
+ASKED_HOLDS = 0.9  # of the question's words, one nearest asked question holding this many makes it ours
 ASKED_TERMS = 40  # the rarest of the question's terms (SQLite's compound queries stop at 500 parts)
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
@@ -675,8 +676,10 @@ class Rulebook:
             if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
             for t in plan.own(unit)
         )
-        numbers_only = all(_NUMBER.match(unit) for unit in plan.units)  # 2+2: every passage has a 2
-        return not game_words and not plan.games and (best < OUTSIDE_COVERAGE or numbers_only)
+        numbers_only = bool(plan.units) and all(_NUMBER.match(u) for u in plan.units)  # 2+2: every passage has a 2
+        if game_words or plan.games or not (best < OUTSIDE_COVERAGE or numbers_only):
+            return False
+        return numbers_only or not self._asked_holds(plan)
 
     def _missing_share(self, plan: QueryPlan) -> float:
         """The share of the question (unknown words counted fully) that game keywords the corpus
@@ -798,11 +801,11 @@ class Rulebook:
 
         Retrieval on rare terms keeps it from ranking most of a large corpus for words like
         ダメージ; the scoring still sees those words. Only the passages shown are parsed in full."""
-        if plan.empty:
+        votes = self._asked_votes(plan)
+        if plan.empty and not votes:
             return []
         limit = CANDIDATES * (4 if game else 1)
-        rowids = self._retrieve(plan, limit)
-        votes = self._asked_votes(plan)
+        rowids = self._retrieve(plan, limit) if not plan.empty else []
         rowids += [r for r, vote in votes.items() if vote >= ASKED_CANDIDATE_VOTE and r not in rowids]
         for literal in (lit for lit in plan.literals if len(lit) >= 3):  # trigrams need three characters
             rowids += [
@@ -873,18 +876,38 @@ class Rulebook:
             out = self._dense_rerank(plan, out, prefer)
         return out
 
-    def _asked_votes(self, plan: QueryPlan) -> dict[int, float]:
-        """Passage → how near its nearest asked question is to the question (1.0 for the nearest of
-        all), over the ASKED_NEAREST nearest by BM25. Words the corpus does not know count too: the
-        asked questions are worded as players word theirs (寝かす, スタフェ)."""
-        if not self.asked_count:
-            return {}
+    def _asked_weights(self, plan: QueryPlan) -> dict[str, float]:
+        """The question's words as the asked questions are searched: its terms, the words the corpus
+        does not know and the stems of its English words, each with its weight in the question."""
         weights: dict[str, float] = dict(plan.unknown)
         for stem in english_stems(plan.text, self.english_stopwords):
             weights[stem] = 1.0
         for members in plan.units.values():
             for term in members:
                 weights[term] = max(weights.get(term, 0.0), plan.weights.get(term, 1.0))
+        return weights
+
+    def _asked_holds(self, plan: QueryPlan) -> bool:
+        """Whether one of the question's nearest asked questions holds nearly all of its words: a
+        question in players' words only (スタフェって何するんだっけ？) is about the games all the same."""
+        weights = {t: w for t, w in self._asked_weights(plan).items() if not _NUMBER.match(t)}
+        total = sum(weights.values())
+        if not total or not plan.asked_nearest:
+            return False
+        marks = ",".join("?" * len(plan.asked_nearest))
+        return any(
+            sum(w for t, w in weights.items() if t in held) >= ASKED_HOLDS * total
+            for (terms,) in self.db.execute(f"SELECT terms FROM asked WHERE rowid IN ({marks})", plan.asked_nearest)
+            for held in [frozenset(terms.split())]
+        )
+
+    def _asked_votes(self, plan: QueryPlan) -> dict[int, float]:
+        """Passage → how near its nearest asked question is to the question (1.0 for the nearest of
+        all), over the ASKED_NEAREST nearest by BM25. Words the corpus does not know count too: the
+        asked questions are worded as players word theirs (寝かす, スタフェ)."""
+        if not self.asked_count:
+            return {}
+        weights = self._asked_weights(plan)
         marks = ",".join("?" * len(weights))
         df = self.db.execute(f"SELECT term, df FROM asked_vocab WHERE term IN ({marks})", list(weights)).fetchall()
         # A term in a tenth of all asked questions tells none apart, at the cost of reading them all.
@@ -902,13 +925,14 @@ class Rulebook:
         )
         union = " UNION ALL ".join([each] * (len(params) // 3))
         rows = self.db.execute(
-            f"SELECT a.passage, n.s FROM (SELECT asked, sum(s) AS s FROM ({union}) GROUP BY asked "
+            f"SELECT a.passage, n.s, n.asked FROM (SELECT asked, sum(s) AS s FROM ({union}) GROUP BY asked "
             "ORDER BY s DESC, asked LIMIT ?) n JOIN asked a ON a.rowid = n.asked",
             [*params, ASKED_NEAREST],
         ).fetchall()
-        best = max((score for _, score in rows), default=0.0)
+        plan.asked_nearest = [asked for _, _, asked in rows]
+        best = max((score for _, score, _ in rows), default=0.0)
         votes: dict[int, float] = {}
-        for passage, score in rows:
+        for passage, score, _ in rows:
             votes[passage] = max(votes.get(passage, 0.0), score / best if best else 0.0)
         return votes
 

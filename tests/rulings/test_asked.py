@@ -51,6 +51,15 @@ def test_a_players_word_the_rules_never_use_finds_the_passage_it_is_asked_of(rul
     assert f"{HN}/05/01" not in without
 
 
+def test_a_question_in_players_words_only_is_answered_not_refused(rulebook: Rulebook) -> None:
+    """No word of it is the rules' (スタフェ, 何, する): one asked question holds it all, so it is a
+    question about the game, answered with the closest passages, not "no word of the corpus"."""
+    question = "スタフェって何するんだっけ？"
+    assert rulebook.plan(question).empty
+    answer = rulebook.search(question)
+    assert answer.label is Label.CLOSEST and answer.hits[0].id == f"{HN}/05/01"
+
+
 def test_slang_for_tapping_finds_the_house_rule_of_untapping(rulebook: Rulebook) -> None:
     """The rulebook never says when a unit untaps; the house rule that does is shown."""
     answer = rulebook.search(SLANG)
