@@ -192,10 +192,7 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     write_rows(db, rows, start=start)
     # Asked questions for the synthetic passages too, as many per passage and as long as the real
     # ones, drawn from the real ones' words: the real passages keep no advantage of their own.
-    asked_terms: dict[int, list[str]] = {}
-    for term, n in db.execute("SELECT term, asked FROM asked_postings"):
-        asked_terms.setdefault(n, []).append(term)
-    asked = [(passage, asked_terms.get(n, [])) for n, passage in db.execute("SELECT rowid, passage FROM asked")]
+    asked = [(passage, terms.split()) for passage, terms in db.execute("SELECT passage, terms FROM asked")]
     counts = Counter(passage for passage, _ in asked)
     per_passage = list(counts.values()) + [0] * (len(real) - len(counts))
     asked_bag = [t for _, terms in asked for t in terms]

@@ -150,6 +150,18 @@ Row = tuple[Passage, str, Sequence[str], Sequence[str], Sequence[str]]
 
 # BM25F's constants and column weights (body, heading, names): the search scores with the same ones.
 BM25_K1, BM25_B = 1.2, 0.75
+
+
+def length_norm(length: int, average: float) -> float:
+    """BM25's length normalisation: a column this many terms long against the average."""
+    return 1 - BM25_B + BM25_B * length / average
+
+
+def saturate(tf: float) -> float:
+    """BM25's saturation of a (weighted, normalised) term frequency."""
+    return tf * (BM25_K1 + 1) / (tf + BM25_K1)
+
+
 COLUMN_WEIGHTS = (1.0, 2.0, 0.5)
 
 
@@ -160,10 +172,10 @@ def impacts(columns: Sequence[Sequence[str]], averages: Sequence[float]) -> dict
     tf: dict[str, float] = {}
     for weight, terms, average in zip(COLUMN_WEIGHTS, columns, averages, strict=True):
         length = len(" ".join(terms).split())  # as the search counts a column: by its spaces
-        norm = 1 - BM25_B + BM25_B * length / average
+        norm = length_norm(length, average)
         for term, count in Counter(terms).items():
             tf[term] = tf.get(term, 0.0) + weight * count / norm
-    return {term: f * (BM25_K1 + 1) / (f + BM25_K1) for term, f in tf.items()}
+    return {term: saturate(f) for term, f in tf.items()}
 
 
 def column_averages(rows: Sequence[Row]) -> tuple[float, float, float]:
@@ -241,8 +253,7 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
     for n, (passage, text, terms) in enumerate(rows, start=start):
         unique = set(terms)
         db.execute("INSERT INTO asked VALUES (?, ?, ?, ?)", (n, passage, text, " ".join(sorted(unique))))
-        tf = 1.0 / (1 - BM25_B + BM25_B * len(unique) / average)
-        impact = tf * (BM25_K1 + 1) / (tf + BM25_K1)
+        impact = saturate(1.0 / length_norm(len(unique), average))
         db.executemany("INSERT INTO asked_postings VALUES (?, ?, ?)", ((t, impact, n) for t in unique))
         df.update(unique)
     db.executemany(

@@ -26,14 +26,14 @@ from bot.rulings.dense import DenseIndex
 from bot.rulings.dense import available as dense_available
 from bot.rulings.glossary import Lexicon
 from bot.rulings.index import (
-    BM25_B,
-    BM25_K1,
     COLUMN_WEIGHTS,
     HOUSE_PREFIX,
     INDEX_VERSION,
     discard,
     ensure_index,
+    length_norm,
     looks_whole,
+    saturate,
 )
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import asks, split_parts
@@ -966,15 +966,11 @@ class Rulebook:
         tf: dict[str, float] = {}
         for weight, column, average in zip(COLUMN_WEIGHTS, columns, self.avg_lengths, strict=True):
             terms = column.split()
-            share = weight / (1 - BM25_B + BM25_B * len(terms) / average)  # as the index's impacts()
+            share = weight / length_norm(len(terms), average)  # as the index's impacts()
             for term in terms:
                 if term in plan.weights:
                     tf[term] = tf.get(term, 0.0) + share
-        return sum(
-            self._term_weight(plan, term) * tf[term] * (BM25_K1 + 1) / (tf[term] + BM25_K1)
-            for term in plan.terms
-            if term in tf
-        )
+        return sum(self._term_weight(plan, term) * saturate(tf[term]) for term in plan.terms if term in tf)
 
     def _term_weight(self, plan: QueryPlan, term: str) -> float:
         """How much a term of the question counts in BM25F: its weight in the question times its idf
