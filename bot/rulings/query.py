@@ -96,7 +96,11 @@ class Vocabulary:
             if word:
                 by_first.setdefault(word[0], []).append((n, word))
         self.synonyms_by_first = {c: tuple(words) for c, words in by_first.items()}
-        aliases = [a for names in [*self.lexicon.games.values(), self.lexicon.other_games] for a in names]
+        aliases = [
+            a
+            for names in [*self.lexicon.games.values(), self.lexicon.other_games, self.lexicon.referee_names]
+            for a in names
+        ]
         self.alias_forms = {a: to_katakana(a.lower()) for a in aliases}
         self.game_names = frozenset(n for a in aliases for n in (a.lower(), self.alias_forms[a], *a.lower().split()))
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
@@ -141,6 +145,7 @@ class QueryPlan:
     # Characters the corpus has a card of, named by the question with another version name.
     other_versions: list[str] = field(default_factory=list)
     other_games: list[str] = field(default_factory=list)  # games it names that the corpus does not cover
+    to_referee: bool = False  # it addresses the bot by name ("このbotって誰が作ったの？")
     missing_keywords: list[str] = field(default_factory=list)  # game keywords the corpus never names
     # Terms a unit holds only as the dictionary's synonyms of its word: they find and rank passages,
     # but never make the word a game word (アタック's 攻撃 says nothing of which game, or of any game).
@@ -588,7 +593,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
             return False
         if _ASCII_PHRASE.match(alias):
             return re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", lower) is not None
-        return any(at in starts for at in _find_all(lower, alias))
+        # Glued to katakana before it, it is the end of a longer word (マイクロボット is no ボット).
+        return any(at in starts and not (at and _is_katakana(text[at - 1])) for at in _find_all(lower, alias))
 
     for game, aliases in vocab.lexicon.games.items():
         latin = [a.lower() for a in aliases if _ASCII.match(a.lower())]
@@ -596,6 +602,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         if any(named(a) for a in aliases) or typo:
             plan.games.append(game)
     plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name))
+    plan.to_referee = any(named(name) for name in vocab.lexicon.referee_names)
 
 
 def _drop_game_names(vocab: Vocabulary, plan: QueryPlan) -> None:

@@ -677,6 +677,8 @@ class Rulebook:
             for t in plan.own(unit)
         )
         numbers_only = bool(plan.units) and all(_NUMBER.match(u) for u in plan.units)  # 2+2: every passage has a 2
+        if plan.to_referee and not (game_words or plan.games or plan.cards):
+            return True  # a question to the bot about itself: who made it, its commands
         if game_words or plan.games or not (best < OUTSIDE_COVERAGE or numbers_only):
             return False
         return numbers_only or not self._asked_holds(plan)

@@ -233,6 +233,26 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
 
 
 @pytest.mark.parametrize(
+    "question", ["このボットって何ができるの？作ったのは誰？", "Hey bot, are you running on a server somewhere?"]
+)
+def test_a_question_to_the_bot_about_itself_is_outside(rulebook: Rulebook, question: str) -> None:
+    assert not rulebook.search(question).hits
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ボットに言われたけど、タップ状態のアルカステラのDEFって半分になるの？",
+        "The bot said my tapped Arcastella only gets half its DEF. Is that the rule?",
+        "マイクロボットの効果って、場に何体いると強くなるの？",  # a card's name ending in ボット
+    ],
+)
+def test_a_rules_question_naming_the_bot_is_answered(rulebook: Rulebook, question: str) -> None:
+    answer = rulebook.search(question)
+    assert answer.hits and answer.label is not Label.OUTSIDE
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "Where can I buy good dice for the game?",
