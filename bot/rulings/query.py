@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, to_katakana, tokens, verb_spans
+from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, known_words, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
 MAX_TERMS = 48
@@ -484,7 +484,8 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
     the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
     synonym already read and outside any one particle or auxiliary."""
     grammar = function_spans(text)
-    verbs = verb_spans(text)
+    words = known_words(text)
+    verbs = frozenset((b, e) for b, e, pos in words if pos in ("動詞", "形容詞", "助動詞"))
     starts, ends = boundaries(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
@@ -507,7 +508,9 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 )
                 # A verb the dictionary knows, spelled as typed (しよう of どうしよう), is no noun in kana (使用).
                 a_verb = (start + i, start + j) in verbs and not typed_katakana
-                if found and whole and not in_grammar and not a_verb:
+                # Nor inside a longer word the dictionary knows (the ようご of おはようございます).
+                inside = any(b <= start + i and start + j <= e and e - b > j - i for b, e, _ in words)
+                if found and whole and not in_grammar and not a_verb and not inside:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):

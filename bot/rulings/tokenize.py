@@ -167,15 +167,14 @@ def terms(text: str, symbols: Mapping[str, str] | None = None, stopwords: frozen
 
 
 @lru_cache(maxsize=32)
-def verb_spans(text: str) -> frozenset[tuple[int, int]]:
-    """Character spans of the words the dictionary knows as verbs, adjectives or auxiliaries (しよう,
-    いける): kana spelling such a word is that word, not a noun written in kana (使用)."""
-    spans = set()
+def known_words(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The words of the text the dictionary knows (split mode C): begin, end, part of speech."""
+    found = []
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
         for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
-            if not m.is_oov() and m.part_of_speech()[0] in ("動詞", "形容詞", "助動詞"):
-                spans.add((chunk_start + m.begin(), chunk_start + m.end()))
-    return frozenset(spans)
+            if not m.is_oov():
+                found.append((chunk_start + m.begin(), chunk_start + m.end(), m.part_of_speech()[0]))
+    return tuple(found)
 
 
 @lru_cache(maxsize=32)

@@ -159,6 +159,14 @@ def test_a_verb_in_kana_is_no_noun_spelled_in_kana(rulebook: Rulebook) -> None:
     assert "エーテル" in rulebook.plan("えーてるはいつもらえる？").terms
 
 
+def test_kana_inside_a_longer_word_is_no_term_spelled_in_kana(rulebook: Rulebook) -> None:
+    """The ようご of おはようございます is no 用語, the つかっ of ぶつかった no 使う: a greeting finds no
+    passage; a term spelled out in kana across the segmenter's cuts still is one (まよけ → 魔除け)."""
+    assert not rulebook.search("おはようございます").hits
+    assert "使う" not in rulebook.plan("効果どうしがぶつかったらどうなる？").terms
+    assert "魔除け" in rulebook.plan("まよけって何？").terms
+
+
 def test_by_the_way_starts_another_part() -> None:
     """ちなみに and もう一つ introduce a second question, as あと and それと do."""
     from bot.rulings.parts import split_parts
