@@ -253,6 +253,7 @@ def test_a_question_to_the_bot_about_itself_is_outside(rulebook: Rulebook, quest
         "ボットに言われたけど、タップ状態のアルカステラのDEFって半分になるの？",
         "The bot said my tapped Arcastella only gets half its DEF. Is that the rule?",
         "マイクロボットの効果って、場に何体いると強くなるの？",  # a card's name ending in ボット
+        "Discordでリモート対戦するとき、ダイスは誰が振るの？",  # the platform is no other game
     ],
 )
 def test_a_rules_question_naming_the_bot_is_answered(rulebook: Rulebook, question: str) -> None:
