@@ -720,13 +720,14 @@ class Rulebook:
                 continue
             share = self._share(alternatives, passage_terms)
             synonyms = plan.related.get(unit)
-            if synonyms and len(synonyms) < len(members) and (members & passage_terms) <= synonyms:
-                # Only a synonym of the dictionary of a word the corpus knows: part of it, and none
-                # for a direct match (the dictionary does not know which sense the rules use). A word
-                # the corpus does not know is its synonyms, at their lower weight.
+            if synonyms and (members & passage_terms) <= synonyms:
+                # Only a synonym of the dictionary: none for a direct match (the dictionary does not
+                # know which sense the rules use: 了解 is no 許す). For ranking, part of a word the
+                # corpus knows; a word the corpus does not know is its synonyms, at their lower weight.
                 if not related:
                     continue
-                share *= RELATED_SHARE
+                if len(synonyms) < len(members):
+                    share *= RELATED_SHARE
             if everyday != 1.0 and (
                 unit in self.general_synonyms or unit.removeprefix("en:") in self.vocab.general_english
             ):
