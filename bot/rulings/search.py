@@ -143,6 +143,7 @@ HOUSE_NEAR_MARGIN = 0.1
 HOUSE_VOTE = 1.0
 SILENT_RULES = 2
 OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
+SCENE_SHARE = 0.5  # a word only the scene-setting sentences of a question use
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
@@ -447,7 +448,26 @@ class Rulebook:
                 plan.named |= set(members)  # a character's English name alone (Elsa)
         for key in plan.other_versions:  # another version of the character is another card
             plan.named -= set(plan.units.get(f"en:{key}", ()))
+        self._scene(plan, question)
         return plan
+
+    def _scene(self, plan: QueryPlan, question: str) -> None:
+        """A question that sets the scene before asking ("My Arcastella is tapped, DEF 4, HP 6. Can it
+        block?"): the words only the scene uses weigh SCENE_SHARE of themselves, the asking part's in
+        full. A question all of whose parts ask (or none) keeps its weights."""
+        pieces = split_parts(question)
+        if len(pieces) < 2:
+            return
+        flags = [asks(p) for p in pieces]
+        if all(flags) or not any(flags):
+            return
+        asked: set[str] = set()
+        for piece, flag in zip(pieces, flags, strict=True):
+            if flag:
+                asked |= set(analyse(piece, self.vocab).terms)
+        for term in plan.terms:
+            if term not in asked:
+                plan.weights[term] *= SCENE_SHARE
 
     def _correct(self, plan: QueryPlan) -> None:
         """Search a word the corpus does not know as the rules term it is a typo of: the same reading

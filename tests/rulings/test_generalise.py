@@ -330,3 +330,17 @@ def test_a_lessons_rule_comes_before_the_example_restating_it(rulebook: Rulebook
     question in general words gets the rule first."""
     question = "Does a card with a different version name count as the same named character?"
     assert rulebook.search(question).hits[0].id == f"{JUDGE}/09/01"
+
+
+def test_the_part_that_asks_weighs_more_than_the_scene_it_sets(rulebook: Rulebook) -> None:
+    """Willpower and questing set the scene; what is asked is whether the opponent may choose a
+    character with Ward: the passage on what Ward stops comes first."""
+    question = (
+        "My character has Ward and 3 willpower, and it is exerted after questing. "
+        "Can my opponent choose it with an action?"
+    )
+    assert top_ids(rulebook, question)[0] == f"{JUDGE}/04/11"
+    # A word of the scene weighs half; asked about, the same word weighs in full.
+    scene = rulebook.plan("My character is exerted. Can my opponent choose it?").weights["エグザート"]
+    asked = rulebook.plan("Is my character exerted? Can my opponent choose it?").weights["エグザート"]
+    assert scene == pytest.approx(asked / 2)
