@@ -156,6 +156,7 @@ class QueryPlan:
         default=None, repr=False
     )
     asked_nearest: list[int] = field(default_factory=list)  # the nearest asked questions, found by the search
+    pieces: dict[str, QueryPlan] = field(default_factory=dict)  # the plans of its parts, made once
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 

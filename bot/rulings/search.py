@@ -145,6 +145,7 @@ SILENT_RULES = 2
 OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
 SCENE_SHARE = 0.5  # a word only the scene-setting sentences of a question use
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
+PART_POOL = 60  # a part re-ranks the whole question's best candidates, not all of a large corpus's
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
@@ -464,10 +465,16 @@ class Rulebook:
         asked: set[str] = set()
         for piece, flag in zip(pieces, flags, strict=True):
             if flag:
-                asked |= set(analyse(piece, self.vocab).terms)
+                asked |= set(self._piece(plan, piece).terms)
         for term in plan.terms:
             if term not in asked:
                 plan.weights[term] *= SCENE_SHARE
+
+    def _piece(self, plan: QueryPlan, piece: str) -> QueryPlan:
+        """The plan of one part of the question, made once for the scene and the parts."""
+        if piece not in plan.pieces:
+            plan.pieces[piece] = self.plan(piece)
+        return plan.pieces[piece]
 
     def _correct(self, plan: QueryPlan) -> None:
         """Search a word the corpus does not know as the rules term it is a typo of: the same reading
@@ -1059,7 +1066,7 @@ class Rulebook:
             return Answer(
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
             )
-        parts, asking = self._parts(question, rules, about)
+        parts, asking = self._parts(plan, question, rules[:PART_POOL], about)
         chosen = self._pick(rules, parts, k)
         label = self._label(plan, rules, chosen, parts, asking)
         house_hits: list[Hit] = []
@@ -1113,7 +1120,7 @@ class Rulebook:
         )
 
     def _parts(
-        self, question: str, pool: list[_Candidate], about: str | None
+        self, plan: QueryPlan, question: str, pool: list[_Candidate], about: str | None
     ) -> tuple[list[list[_Candidate]], list[bool]]:
         """The ranking of each part of a question with several parts (none for a one-part question),
         and whether each part asks something (or only sets the scene: "I blocked with X.")."""
@@ -1124,7 +1131,7 @@ class Rulebook:
         # whole question's retrieval already holds them, and a second search per part costs time.
         out, asking = [], []
         for piece in pieces:
-            sub = self.plan(piece)
+            sub = self._piece(plan, piece)
             if not any(sub.own(unit) for unit in sub.units):
                 continue  # no word the corpus knows, only synonyms of the dictionary (質問 → 問う)
             asking.append(asks(piece))
