@@ -17,7 +17,8 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.rulings.dense import BELOW as DENSE_BELOW
@@ -186,6 +187,9 @@ class _Candidate:
     terms: frozenset[str]
     name_only: frozenset[str] = frozenset()  # the question's terms found only inside names here
     vote: float = 0.0  # how near its nearest asked question is to the question (1.0: the nearest of all)
+    bm25_share: float = 0.0  # its bm25 relative to the best candidate's
+    # Each of its terms' weighted frequency over body, heading and names, as BM25F counts it.
+    shares: Mapping[str, float] = field(default_factory=dict, compare=False)
 
     @property
     def house(self) -> bool:
@@ -455,17 +459,19 @@ class Rulebook:
     def _scene(self, plan: QueryPlan, question: str) -> None:
         """A question that sets the scene before asking ("My Arcastella is tapped, DEF 4, HP 6. Can it
         block?"): the words only the scene uses weigh SCENE_SHARE of themselves, the asking part's in
-        full. A question all of whose parts ask (or none) keeps its weights."""
+        full. A question all of whose parts ask (or none) keeps its weights. Every part is planned
+        here, once: the search counts their terms in the passages it scores (`_parts`)."""
         pieces = split_parts(question)
         if len(pieces) < 2:
             return
+        planned = [self._piece(plan, piece) for piece in pieces]
         flags = [asks(p) for p in pieces]
         if all(flags) or not any(flags):
             return
         asked: set[str] = set()
-        for piece, flag in zip(pieces, flags, strict=True):
+        for part, flag in zip(planned, flags, strict=True):
             if flag:
-                asked |= set(self._piece(plan, piece).terms)
+                asked |= set(part.terms)
         for term in plan.terms:
             if term not in asked:
                 plan.weights[term] *= SCENE_SHARE
@@ -867,18 +873,21 @@ class Rulebook:
             else:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             citations = frozenset(int(c) for c in cites.split())
-            scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, columns))
-            name_only[rowid] = _name_only(plan, columns) - self.game_words
-        bm25 = [self._bm25f(plan, s[-1]) for s in scored]
+            split = [column.split() for column in columns]
+            scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, split))
+            name_only[rowid] = _name_only(plan, split) - self.game_words
+        wanted = set(plan.weights).union(*(part.weights for part in plan.pieces.values()))
+        shares = [self._shares(s[-1], wanted) for s in scored]
+        bm25 = [self._bm25f(plan, s) for s in shares]
         best = max(bm25, default=0.0) or 1.0
         out = []
-        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score in zip(
-            scored, bm25, strict=True
+        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
+            scored, bm25, shares, strict=True
         ):
             # The house rules' Japanese terms are the lexicon's glosses of English prose already: a
             # synonym of the dictionary of a gloss is a guess too far.
             coverage = self._coverage(plan, present, name_only=name_only[rowid], related=kind != Kind.HOUSE_RULE.value)
-            length = max(len(columns[0].split()), 1) / self.avg_lengths[0]
+            length = max(len(columns[0]), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
             if document in self.citing:
@@ -898,6 +907,8 @@ class Rulebook:
                     present,
                     name_only[rowid],
                     votes.get(rowid, 0.0),
+                    score / best,
+                    held,
                 )
             )
         out = self._section_evidence(plan, out)
@@ -991,15 +1002,20 @@ class Rulebook:
         fused.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         return fused + [c for c in ranked if c.game != ranked[0].game]
 
-    def _bm25f(self, plan: QueryPlan, columns: Sequence[str]) -> float:
-        """BM25F of the question's terms in a passage, with the weights the index keeps for retrieval."""
+    def _shares(self, columns: Sequence[Sequence[str]], wanted: AbstractSet[str]) -> dict[str, float]:
+        """The frequency in a passage of each term of the question or its parts (`wanted`), weighted
+        by column and length as the index's impacts()."""
         tf: dict[str, float] = {}
-        for weight, column, average in zip(COLUMN_WEIGHTS, columns, self.avg_lengths, strict=True):
-            terms = column.split()
-            share = weight / length_norm(len(terms), average)  # as the index's impacts()
+        for weight, terms, average in zip(COLUMN_WEIGHTS, columns, self.avg_lengths, strict=True):
+            share = weight / length_norm(len(terms), average)
             for term in terms:
-                if term in plan.weights:
+                if term in wanted:
                     tf[term] = tf.get(term, 0.0) + share
+        return tf
+
+    def _bm25f(self, plan: QueryPlan, tf: Mapping[str, float]) -> float:
+        """BM25F of the question's terms in a passage (its `_shares`), with the weights the index keeps
+        for retrieval."""
         return sum(self._term_weight(plan, term) * saturate(tf[term]) for term in plan.terms if term in tf)
 
     def _term_weight(self, plan: QueryPlan, term: str) -> float:
@@ -1135,12 +1151,16 @@ class Rulebook:
             if not any(sub.own(unit) for unit in sub.units):
                 continue  # no word the corpus knows, only synonyms of the dictionary (質問 → 問う)
             asking.append(asks(piece))
-            # The whole question's rank with the part's coverage in place of the question's: the
-            # same bm25 and the same kind of passage (a note, a passage citing nothing comes after).
+            # The whole question's rank with the part's own match in place of the question's (its
+            # coverage, and its bm25 relative to the part's best): the same asked-question votes and
+            # the same kind of passage (a note, a passage citing nothing comes after).
+            bm25 = [self._bm25f(sub, c.shares) for c in pool]
+            top = max(bm25, default=0.0) or 1.0
             scored = []
-            for c in pool:
+            for c, score in zip(pool, bm25, strict=True):
                 part = self._coverage(sub, c.terms, name_only=c.name_only)
-                scored.append((c.rank + COVERAGE_SHARE * (part - c.coverage), c.rank, c))
+                lexical = COVERAGE_SHARE * (part - c.coverage) + (1 - COVERAGE_SHARE) * (score / top - c.bm25_share)
+                scored.append((c.rank + lexical, c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
         if len(out) < 2:
@@ -1317,10 +1337,10 @@ class Rulebook:
 _LONE_KANA = re.compile(r"[\u3041-\u30ff]")
 
 
-def _name_only(plan: QueryPlan, columns: Sequence[str]) -> frozenset[str]:
+def _name_only(plan: QueryPlan, columns: Sequence[Sequence[str]]) -> frozenset[str]:
     """The question's terms that a passage holds only inside names: no more often in its body than in
     its names column, and not in its heading."""
-    body, heading, names = (column.split() for column in columns)
+    body, heading, names = columns
     if not names:
         return frozenset()
     in_names = Counter(t for t in names if t in plan.weights)

@@ -27,6 +27,7 @@ def test_a_terms_postings_are_ordered_by_the_rankings_own_weight(rulebook: Ruleb
     assert len(rows) >= 3
     plan = QueryPlan(terms=[term], weights={term: 1.0})
     for impact, *columns in rows:
-        assert math.isclose(rulebook.idf(term) * impact, rulebook._bm25f(plan, columns), rel_tol=1e-6)
+        shares = rulebook._shares([column.split() for column in columns], {term})
+        assert math.isclose(rulebook.idf(term) * impact, rulebook._bm25f(plan, shares), rel_tol=1e-6)
     impacts = [impact for impact, *_ in rows]
     assert impacts == sorted(impacts, reverse=True)
