@@ -95,7 +95,17 @@ class Lexicon(BaseModel):
     # A question asking who (誰, who) wants a passage that names someone: a player or a piece that acts.
     asks_who: list[str] = Field(default_factory=list)
     persons: list[str] = Field(default_factory=list)
+    # A game's way of naming its cards (a regular expression): a question naming a card the corpus
+    # does not know in that form is about that game ("Hiram Flaversham - Toymaker" is Lorcana's).
+    card_name_forms: dict[str, str] = Field(default_factory=dict)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
+    _name_forms: tuple[tuple[str, re.Pattern[str]], ...] = PrivateAttr(default=())
+
+    @field_validator("card_name_forms")
+    @classmethod
+    def _valid_forms(cls, forms: dict[str, str]) -> dict[str, str]:
+        cls._valid_regexes({form: game for game, form in forms.items()})
+        return forms
 
     @field_validator("patterns")
     @classmethod
@@ -109,6 +119,11 @@ class Lexicon(BaseModel):
 
     def model_post_init(self, __context: object) -> None:
         self._compiled = tuple((re.compile(p), word) for p, word in self.patterns.items())
+        self._name_forms = tuple((game, re.compile(form)) for game, form in self.card_name_forms.items())
+
+    def games_naming_cards(self, text: str) -> list[str]:
+        """The games whose way of naming cards a text uses."""
+        return [game for game, form in self._name_forms if form.search(text)]
 
     def prepare(self, text: str) -> str:
         """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""

@@ -672,6 +672,10 @@ class Rulebook:
         coined = self._own_words(plan, games)
         if table_game is None and len(coined) == 1:
             return next(iter(coined))  # a word one game coined (アルカステラ, インクウェル) says which
+        # A card the corpus does not discuss, named in the way one of its games names cards.
+        forms = self.vocab.lexicon.games_naming_cards(plan.text) if not named and not card_games else []
+        if table_game is None and not coined and len(forms) == 1 and forms[0] in weight:
+            return forms[0]
         game, best = max(weight.items(), key=lambda item: item[1])
         if table_game is not None and game != table_game:
             # Beside a table, only the other game's own words, or nearly all the words, say otherwise.

@@ -352,3 +352,22 @@ def test_each_part_is_ranked_by_its_own_match_not_the_whole_questions(rulebook: 
     shown = top_ids(rulebook, "How much DEF does a tapped Arcastella get? Also, how many cards do I draw at the start?")
     assert shown[0] == f"{HN}/16/01"
     assert f"{HN}/06/02" in shown
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "If I play Gaston - Arrogant Hunter with one card left in my deck and it draws 2, what happens?",
+        "Gaston - Arrogant Hunter の能力で2枚引くとき、デッキが1枚しかなかったらどうなる？",
+    ],
+)
+def test_a_card_the_corpus_does_not_know_named_as_lorcana_names_cards_is_lorcanas(
+    rulebook: Rulebook, question: str
+) -> None:
+    answer = rulebook.search(question)
+    assert answer.game == "lorcana" and answer.hits[0].id.startswith(JUDGE)
+    # A word one game coined says more than the form of a name.
+    assert (
+        rulebook.search("Crimson Warden - Velka hits my tapped Arcastella for 3. Does DEF apply?").game
+        == "horizonnotes"
+    )

@@ -161,3 +161,10 @@ def test_bad_metadata_names_the_field_and_the_problem(tmp_path: Path) -> None:
     with pytest.raises(RulingsError) as info:
         load_corpus(tmp_path)
     assert "rules/lexicon.toml is not valid: stopwords: Input should be a valid list" in info.value.bilingual()
+
+
+def test_a_card_name_form_that_is_no_regular_expression_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "lexicon.toml").write_text('[card_name_forms]\nlorcana = "[A-Z"\n', encoding="utf-8")
+    with pytest.raises(RulingsError) as info:
+        load_corpus(tmp_path)
+    assert "rules/lexicon.toml is not valid: card_name_forms" in info.value.bilingual()
