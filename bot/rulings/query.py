@@ -498,6 +498,8 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
             # Longest first, but never longer than a known reading: a long kana run costs linear time.
             for j in range(min(len(kata), i + vocab.longest_reading), i + _MIN_KANA_READING - 1, -1):
                 found = vocab.by_reading.get(kata[i:j])
+                if not found:
+                    continue
                 # Katakana as typed is a word only between cuts (no ダウン inside ダウンロード);
                 # hiragana is how a player spells a word out, wherever the segmenter cut it.
                 typed_katakana = run[i:j] == kata[i:j]
@@ -511,7 +513,7 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 a_verb = (start + i, start + j) in verbs and not typed_katakana
                 # Nor inside a longer word the dictionary knows (the ようご of おはようございます).
                 inside = any(b <= start + i and start + j <= e and e - b > j - i for b, e, _ in words)
-                if found and whole and not in_grammar and not a_verb and not inside:
+                if whole and not in_grammar and not a_verb and not inside:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):

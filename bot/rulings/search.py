@@ -884,6 +884,7 @@ class Rulebook:
         shares = [self._shares(s[-1], wanted) for s in scored]
         bm25 = [self._bm25f(plan, s) for s in shares]
         best = max(bm25, default=0.0) or 1.0
+        evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
         out = []
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
             scored, bm25, shares, strict=True
@@ -896,6 +897,7 @@ class Rulebook:
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
             if document in self.citing:
                 rank -= POSITION_PENALTY * math.log(_ordinal(pid))
+            rank += SECTION_WEIGHT * evidence.get((document, section), 0.0)
             out.append(
                 _Candidate(
                     rowid,
@@ -915,7 +917,6 @@ class Rulebook:
                     held,
                 )
             )
-        out = self._section_evidence(plan, out)
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
             out = self._dense_rerank(plan, out, prefer)
@@ -981,19 +982,16 @@ class Rulebook:
             votes[passage] = max(votes.get(passage, 0.0), score / best if best else 0.0)
         return votes
 
-    def _section_evidence(self, plan: QueryPlan, ranked: list[_Candidate]) -> list[_Candidate]:
-        """Each rule passage lifted by how much of the question its section's retrieved passages carry
-        together: a question walking through a procedure (roll, break check, DEF, HP) matches each
-        step a little and the section of steps as a whole."""
+    def _section_evidence(
+        self, plan: QueryPlan, passages: Sequence[tuple[str, int, frozenset[str]]]
+    ) -> dict[tuple[str, int], float]:
+        """How much of the question each section's retrieved rule passages (document, section, terms)
+        carry together, which lifts each of them: a question walking through a procedure (roll, break
+        check, DEF, HP) matches each step a little and the section of steps as a whole."""
         sections: dict[tuple[str, int], set[str]] = {}
-        for c in ranked:
-            if not c.house:
-                sections.setdefault((c.document, c.section_index), set()).update(c.terms)
-        held = {key: self._coverage(plan, frozenset(terms)) for key, terms in sections.items()}
-        return [
-            c if c.house else replace(c, rank=c.rank + SECTION_WEIGHT * held[(c.document, c.section_index)])
-            for c in ranked
-        ]
+        for document, section, terms in passages:
+            sections.setdefault((document, section), set()).update(terms)
+        return {key: self._coverage(plan, frozenset(terms)) for key, terms in sections.items()}
 
     def _dense_rerank(self, plan: QueryPlan, ranked: list[_Candidate], prefer: str | None) -> list[_Candidate]:
         """Where the lexical ranking is unsure, the passages of its best one's game re-ranked with the
