@@ -435,7 +435,8 @@ class Rulebook:
     # --- the question -------------------------------------------------------------------------
 
     def plan(self, question: str) -> QueryPlan:
-        """The question's search terms, with its typos corrected."""
+        """The question's search terms, with its typos corrected and the words only its scene-setting
+        sentences use weighing less (`_scene`)."""
         plan = analyse(question, self.vocab)
         self._correct(plan)
         for name in self.names:  # a name the corpus quotes, typed without its brackets
