@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
@@ -104,17 +105,13 @@ class Lexicon(BaseModel):
     @field_validator("card_name_forms")
     @classmethod
     def _valid_forms(cls, forms: dict[str, str]) -> dict[str, str]:
-        cls._valid_regexes({form: game for game, form in forms.items()})
+        _check_regexes(forms.values())
         return forms
 
     @field_validator("patterns")
     @classmethod
     def _valid_regexes(cls, patterns: dict[str, str]) -> dict[str, str]:
-        for pattern in patterns:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"bad pattern {pattern!r}: {exc}") from exc
+        _check_regexes(patterns)
         return patterns
 
     def model_post_init(self, __context: object) -> None:
@@ -128,6 +125,14 @@ class Lexicon(BaseModel):
     def prepare(self, text: str) -> str:
         """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""
         return normalize(text, self.symbols, self._compiled)
+
+
+def _check_regexes(patterns: Iterable[str]) -> None:
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"bad pattern {pattern!r}: {exc}") from exc
 
 
 def load_lexicon(path: Path) -> Lexicon:

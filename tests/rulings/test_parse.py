@@ -168,3 +168,4 @@ def test_a_card_name_form_that_is_no_regular_expression_is_a_clear_error(tmp_pat
     with pytest.raises(RulingsError) as info:
         load_corpus(tmp_path)
     assert "rules/lexicon.toml is not valid: card_name_forms" in info.value.bilingual()
+    assert "bad pattern '[A-Z'" in info.value.bilingual()
