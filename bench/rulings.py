@@ -4,13 +4,14 @@
 
 The headline is the HELD-OUT halves of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, each batch split once into halves before any tuning; nothing was tuned
-on a held-out half. HELD-OUT 6 is the eighth round's fresh batch, HELD-OUT 5 the sixth round's,
+on a held-out half. HELD-OUT 7 is the ninth round's fresh batch, HELD-OUT 6 the eighth round's,
+HELD-OUT 5 the sixth round's,
 HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third round's (each
 written by one person who had read only the seeds' README, labelled by another who did not run the
-search); HELD-OUT 1 is the first batch's. Beside them: the eighth batch's tuning half (tune8),
+search); HELD-OUT 1 is the first batch's. Beside them: the ninth batch's tuning half (tune9),
 every tuning question together (tune, tune2 of a batch written blind in the second round, tune3,
-tune4, tune5, tune6, a validation batch, tune7 and tune8), and the old set (tests/rulings/eval.toml,
-written in the corpus's own words).
+tune4, tune5, tune6, a validation batch, tune7, tune8 and tune9), and the old set
+(tests/rulings/eval.toml, written in the corpus's own words).
 
 Metrics (answerable = the corpus states the answer):
 - recall@1 / recall@3: the first / any of the first three passages (or a restatement grouped under
@@ -66,6 +67,7 @@ from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
 LABELS = {
+    "held7": "HELD-OUT 7",
     "held6": "HELD-OUT 6",
     "held5": "HELD-OUT 5",
     "held4": "HELD-OUT 4",
@@ -265,8 +267,8 @@ def main() -> int:
     parser.add_argument(
         "--half",
         choices=(
-            *("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tuning"),
-            *("held", "held2", "held3", "held4", "held5", "held6", "both"),
+            *("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tuning"),
+            *("held", "held2", "held3", "held4", "held5", "held6", "held7", "both"),
         ),
         default="both",
         help="tuning: --half tuning",
@@ -287,8 +289,9 @@ def main() -> int:
         # batch's halves (third round); held3/tune4: the fourth batch's; held4/tune5: the fifth's;
         # tune6: a validation batch read once to check a change tuned on the rest, tuning data since;
         # held5/tune7: the seventh batch's halves (sixth round); held6/tune8: the eighth batch's
-        # (eighth round); tuning: every tuning question.
+        # (eighth round); held7/tune9: the ninth batch's (ninth round); tuning: every tuning question.
         groups = {
+            "held7": ("held7",),
             "held6": ("held6",),
             "held5": ("held5",),
             "held4": ("held4",),
@@ -303,9 +306,10 @@ def main() -> int:
             "tune6": ("tune6",),
             "tune7": ("tune7",),
             "tune8": ("tune8",),
-            "tuning": ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8"),
+            "tune9": ("tune9",),
+            "tuning": ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9"),
         }
-        shown = ("held6", "held5", "held4", "held3", "held2", "held", "tune8", "tuning")
+        shown = ("held7", "held6", "held5", "held4", "held3", "held2", "held", "tune9", "tuning")
         names = shown if args.half == "both" else (args.half,)
         columns: dict[str, dict[str, float]] = {}
         for name in names:
@@ -344,7 +348,7 @@ def main() -> int:
                 f"p95 {stats['latency p95 ms']:.2f} ms, median {stats['latency median ms']:.2f} ms "
                 f"(CPU time p95 {cpu_p95:.2f} ms: the wall clock counts waits for a core on a shared machine), "
                 f"recall@3 {stats['recall@3']:.3f} "
-                f"(held-out halves {grown_r3('held6'):.3f}, {grown_r3('held5'):.3f}, {grown_r3('held4'):.3f}, "
+                f"(held-out halves {grown_r3('held7'):.3f}, {grown_r3('held6'):.3f}, {grown_r3('held5'):.3f}, {grown_r3('held4'):.3f}, "
                 f"{grown_r3('held3'):.3f}, "
                 f"{grown_r3('held2'):.3f} "
                 f"and {grown_r3('held'):.3f}); "
