@@ -75,6 +75,7 @@ LABELS = {
     "held2": "HELD-OUT 2",
     "held": "HELD-OUT 1",
 }
+HELD = tuple(LABELS)  # the held-out halves, newest first
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
 Question = dict[str, Any]
@@ -309,7 +310,7 @@ def main() -> int:
             "tune9": ("tune9",),
             "tuning": ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9"),
         }
-        shown = ("held7", "held6", "held5", "held4", "held3", "held2", "held", "tune9", "tuning")
+        shown = (*HELD, "tune9", "tuning")
         names = shown if args.half == "both" else (args.half,)
         columns: dict[str, dict[str, float]] = {}
         for name in names:
@@ -348,10 +349,8 @@ def main() -> int:
                 f"p95 {stats['latency p95 ms']:.2f} ms, median {stats['latency median ms']:.2f} ms "
                 f"(CPU time p95 {cpu_p95:.2f} ms: the wall clock counts waits for a core on a shared machine), "
                 f"recall@3 {stats['recall@3']:.3f} "
-                f"(held-out halves {grown_r3('held7'):.3f}, {grown_r3('held6'):.3f}, {grown_r3('held5'):.3f}, {grown_r3('held4'):.3f}, "
-                f"{grown_r3('held3'):.3f}, "
-                f"{grown_r3('held2'):.3f} "
-                f"and {grown_r3('held'):.3f}); "
+                f"(held-out halves {', '.join(f'{grown_r3(h):.3f}' for h in HELD[:-1])} "
+                f"and {grown_r3(HELD[-1]):.3f}); "
                 f"a labelled passage among the first 20: {deep:.3f}"
             )
             big.close()

@@ -99,14 +99,24 @@ class Lexicon(BaseModel):
     # A game's way of naming its cards (a regular expression): a question naming a card the corpus
     # does not know in that form is about that game ("Hiram Flaversham - Toymaker" is Lorcana's).
     card_name_forms: dict[str, str] = Field(default_factory=dict)
+    # What a channel asks beside the rules (when the next tournament is, which deck is best): regular
+    # expressions; a question matching one and naming no game keyword is no rules question.
+    outside_asks: list[str] = Field(default_factory=list)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
     _name_forms: tuple[tuple[str, re.Pattern[str]], ...] = PrivateAttr(default=())
+    _outside_asks: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
 
     @field_validator("card_name_forms")
     @classmethod
     def _valid_forms(cls, forms: dict[str, str]) -> dict[str, str]:
         _check_regexes(forms.values())
         return forms
+
+    @field_validator("outside_asks")
+    @classmethod
+    def _valid_outside_asks(cls, patterns: list[str]) -> list[str]:
+        _check_regexes(patterns)
+        return patterns
 
     @field_validator("patterns")
     @classmethod
@@ -117,10 +127,15 @@ class Lexicon(BaseModel):
     def model_post_init(self, __context: object) -> None:
         self._compiled = tuple((re.compile(p), word) for p, word in self.patterns.items())
         self._name_forms = tuple((game, re.compile(form)) for game, form in self.card_name_forms.items())
+        self._outside_asks = tuple(re.compile(p) for p in self.outside_asks)
 
     def games_naming_cards(self, text: str) -> list[str]:
         """The games whose way of naming cards a text uses."""
         return [game for game, form in self._name_forms if form.search(text)]
+
+    def asks_outside(self, text: str) -> bool:
+        """Whether a text asks what a channel asks beside the rules (`outside_asks`)."""
+        return any(p.search(text) for p in self._outside_asks)
 
     def prepare(self, text: str) -> str:
         """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""

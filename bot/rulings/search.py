@@ -700,10 +700,15 @@ class Rulebook:
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
-        if any(stem_word(w) in self.outside_words for w in plan.unknown if _LATIN.match(w)) or (
-            plan.lemmas & self.outside_words
+        # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
+        # ("blocking against the strongest deck", "at the tournament").
+        keyword = any(t in self.keywords for unit in plan.units for t in plan.own(unit))
+        if not keyword and (
+            any(stem_word(w) in self.outside_words for w in plan.unknown if _LATIN.match(w))
+            or plan.lemmas & self.outside_words
+            or self.vocab.lexicon.asks_outside(plan.text)
         ):
-            return True  # where to buy dice, what a deck costs: no rulebook says
+            return True  # where to buy dice, what a deck costs, which deck is best: no rulebook says
         # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
         # Words every card game and every question about one uses (カード, デッキ: in most passages) and
         # numbers say nothing of the rules being asked about.

@@ -70,9 +70,10 @@ def test_off_topic_says_so(cli_data_dir: Path, capsys: pytest.CaptureFixture[str
 def test_a_question_the_rules_may_not_settle_still_gets_passages(
     cli_data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The old gate refused this (deck building and a schedule are nowhere in the rules); now the
-    closest passages come with a label that says the rules may not state it."""
-    code, out, _ = run(capsys, "新しいデッキの組み方と大会の日程")
+    """The old gate refused this kind of question (deck building and a tournament's time limit are
+    nowhere in the rules); now the closest passages come with a label that says the rules may not
+    state it. (When the next tournament is asked about alone, no rulebook says: it is outside.)"""
+    code, out, _ = run(capsys, "デッキ構築の枚数制限と大会での持ち時間")
     assert code == 0
     assert out.splitlines()[0] == "いちばん近い記述です。ルールにはこの点がはっきり書かれていないかもしれません。"
     assert "[1] 「" in out
@@ -84,7 +85,7 @@ def test_locale_option_answers_in_english(cli_data_dir: Path, capsys: pytest.Cap
     assert out.splitlines()[0] == (
         "Nothing in the corpus speaks to this question. Try the words the rules use, or ask one thing at a time."
     )
-    _, out, _ = run(capsys, "新しいデッキの組み方と大会の日程", "--locale", "en")
+    _, out, _ = run(capsys, "デッキ構築の枚数制限と大会での持ち時間", "--locale", "en")
     assert out.splitlines()[0] == "The closest passages; the rules may not state this."
     _, out, _ = run(capsys, "DEF", "--locale", "en", "-k", "1")
     assert "\n    Source: HorizonNotes rules" in out and "出典" not in out

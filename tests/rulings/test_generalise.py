@@ -241,6 +241,36 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "今度の店舗大会って何日にやるんだっけ？",
+        "When is the next Lorcana locals at the card shop?",
+        "ホライゾンノーツで今いちばん強いデッキってどれ？",
+        "Which Lorcana deck is strongest in the current meta?",
+        "次はいつ集まれる？",
+    ],
+)
+def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
+    """What a channel asks beside the rules: no passage, however many game words it uses."""
+    answer = rulebook.search(question)
+    assert not answer.hits and answer.label is Label.OUTSIDE
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When is damage dealt at a tournament table, before or after DEF?",
+        "最強デッキ相手にブロックするとき、タップしたアルカステラのDEFはどうなる？",
+        "次のターンの始めまでエグザートしたままの効果って、いつ終わるの？",
+    ],
+)
+def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, question: str) -> None:
+    """It names a game keyword (DEF, ブロック, エグザート): a rules question, asked at a tournament or not."""
+    answer = rulebook.search(question)
+    assert answer.hits and answer.label is not Label.OUTSIDE
+
+
+@pytest.mark.parametrize(
     "question", ["このボットって何ができるの？作ったのは誰？", "Hey bot, are you running on a server somewhere?"]
 )
 def test_a_question_to_the_bot_about_itself_is_outside(rulebook: Rulebook, question: str) -> None:

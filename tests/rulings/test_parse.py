@@ -169,3 +169,11 @@ def test_a_card_name_form_that_is_no_regular_expression_is_a_clear_error(tmp_pat
         load_corpus(tmp_path)
     assert "rules/lexicon.toml is not valid: card_name_forms" in info.value.bilingual()
     assert "bad pattern '[A-Z'" in info.value.bilingual()
+
+
+def test_a_chatter_pattern_that_is_no_regular_expression_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "lexicon.toml").write_text('outside_asks = ["(大会|"]\n', encoding="utf-8")
+    with pytest.raises(RulingsError) as info:
+        load_corpus(tmp_path)
+    assert "rules/lexicon.toml is not valid: outside_asks" in info.value.bilingual()
+    assert "bad pattern '(大会|'" in info.value.bilingual()

@@ -71,7 +71,7 @@ def test_off_topic_questions_get_no_passage(rulebook: Rulebook) -> None:
 
 
 def test_a_question_the_rules_may_not_settle_is_labelled_not_refused(rulebook: Rulebook) -> None:
-    answer = rulebook.search("新しいデッキの組み方と大会の日程")
+    answer = rulebook.search("デッキ構築の枚数制限と大会での持ち時間")
     assert answer.answered and answer.hits and answer.label is Label.CLOSEST
 
 
