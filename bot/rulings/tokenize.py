@@ -137,6 +137,8 @@ def _token(m: Morpheme, offset: int, stopwords: frozenset[str]) -> Token | None:
     if pos not in _CONTENT_POS:
         return None
     term = m.normalized_form().lower()
+    if term == "従う" and m.surface().startswith("順"):
+        term, pos = "順", "名詞"  # フェイズ順って: the order of the phases, not 順う (to obey)
     if not term.strip() or term in stopwords:
         return None
     token = Token(m.surface(), term, m.reading_form(), offset + m.begin(), offset + m.end())

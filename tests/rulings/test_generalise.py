@@ -10,6 +10,7 @@ import pytest
 
 from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
+from bot.rulings.tokenize import tokens
 
 from .helpers import HN, JUDGE, top_ids
 
@@ -401,3 +402,13 @@ def test_a_card_the_corpus_does_not_know_named_as_lorcana_names_cards_is_lorcana
         rulebook.search("Crimson Warden - Velka hits my tapped Arcastella for 3. Does DEF apply?").game
         == "horizonnotes"
     )
+
+
+def test_an_order_written_as_a_suffix_is_an_order_not_obeying() -> None:
+    """Sudachi reads the 順って of フェイズ順って as 順う (to obey, 従う); players mean the order."""
+    assert [t.term for t in tokens("フェイズ順って")] == ["フェーズ", "順"]
+
+
+def test_a_question_about_the_order_of_the_phases_gets_the_phase_list(rulebook: Rulebook) -> None:
+    answer = rulebook.search("ターンのフェイズ順って決まってるの？")
+    assert answer.hits[0].id in (f"{HN}/02/01", f"{HN}/04/01")
