@@ -412,3 +412,10 @@ def test_an_order_written_as_a_suffix_is_an_order_not_obeying() -> None:
 def test_a_question_about_the_order_of_the_phases_gets_the_phase_list(rulebook: Rulebook) -> None:
     answer = rulebook.search("ターンのフェイズ順って決まってるの？")
     assert answer.hits[0].id in (f"{HN}/02/01", f"{HN}/04/01")
+
+
+@pytest.mark.parametrize("question", ["5人で遊ぶときってどうするの？", "Can six people play one HorizonNotes game?"])
+def test_more_than_two_players_gets_the_house_rule_on_players(rulebook: Rulebook, question: str) -> None:
+    """The rulebook describes a game of two and says no more; the house rule seats exactly two."""
+    answer = rulebook.search(question)
+    assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/24/01"]
