@@ -419,3 +419,14 @@ def test_more_than_two_players_gets_the_house_rule_on_players(rulebook: Rulebook
     """The rulebook describes a game of two and says no more; the house rule seats exactly two."""
     answer = rulebook.search(question)
     assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/24/01"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["デッキって何枚のカードで作るの？", "同名カードは何枚まで投入できる？", "What's the deck size in HorizonNotes?"],
+)
+def test_building_a_deck_gets_the_house_rule_on_deck_size(rulebook: Rulebook, question: str) -> None:
+    """Deck size and copies are nowhere in the rulebook; the passages that look at cards of a deck
+    match デッキ and 枚 only, and are no direct answer."""
+    answer = rulebook.search(question)
+    assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/02/01"]
