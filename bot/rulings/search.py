@@ -1107,8 +1107,9 @@ class Rulebook:
             # A house rule nearly as close as the rules: the rulebook may well leave this open.
             label = Label.CLOSEST
             house_hits = [self._house_hit(house[0])]
-        elif house and label is Label.CLOSEST and house[0].vote >= HOUSE_VOTE:
-            # Not a direct match, and the question is worded most like one a house rule answers.
+        elif house and label is Label.CLOSEST and (house[0].vote >= HOUSE_VOTE or house[0].rank > rules[0].rank):
+            # Not a direct match, and the question is worded most like one a house rule answers, or
+            # a house rule ranks above every rule passage (its words, its asked questions).
             house_hits = [self._house_hit(house[0])]
         groups = self._group(chosen, rules)
         return Answer(

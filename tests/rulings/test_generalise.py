@@ -430,3 +430,13 @@ def test_building_a_deck_gets_the_house_rule_on_deck_size(rulebook: Rulebook, qu
     match デッキ and 枚 only, and are no direct answer."""
     answer = rulebook.search(question)
     assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/02/01"]
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [("ターンをまたいでエーテルは残る？", "house-rules/05/01"), ("手札の枚数に上限ってある？", "house-rules/04/01")],
+)
+def test_a_house_rule_ranked_above_the_rules_is_shown(rulebook: Rulebook, question: str, section: str) -> None:
+    """No rule passage matches directly, and the house rule that settles it ranks above all of them."""
+    answer = rulebook.search(question)
+    assert answer.label is Label.CLOSEST and [h.id for h in answer.house] == [section]
