@@ -5,13 +5,12 @@
 The headline is the HELD-OUT halves of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, each batch split once into halves before any tuning; nothing was tuned
 on a held-out half. HELD-OUT 7 is the ninth round's fresh batch, HELD-OUT 6 the eighth round's,
-HELD-OUT 5 the sixth round's,
-HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third round's (each
-written by one person who had read only the seeds' README, labelled by another who did not run the
-search); HELD-OUT 1 is the first batch's. Beside them: the ninth batch's tuning half (tune9),
-every tuning question together (tune, tune2 of a batch written blind in the second round, tune3,
-tune4, tune5, tune6, a validation batch, tune7, tune8 and tune9), and the old set
-(tests/rulings/eval.toml, written in the corpus's own words).
+HELD-OUT 5 the sixth round's, HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and
+HELD-OUT 2 the third round's (each written by one person who had read only the seeds' README,
+labelled by another who did not run the search); HELD-OUT 1 is the first batch's. Beside them:
+the ninth batch's tuning half (tune9), every tuning question together (tune, tune2 of a batch
+written blind in the second round, tune3, tune4, tune5, tune6, a validation batch, tune7, tune8 and
+tune9), and the old set (tests/rulings/eval.toml, written in the corpus's own words).
 
 Metrics (answerable = the corpus states the answer):
 - recall@1 / recall@3: the first / any of the first three passages (or a restatement grouped under
