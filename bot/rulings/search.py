@@ -378,7 +378,11 @@ class Rulebook:
             if " " not in self.vocab.english_stems.get(stem_word(word), " ")
         }
         single = [key for key in english if " " not in key]
-        words = [t for t in df if len(t) > 1] + single + sorted(forms)
+        # A player's own word for a rules term (バニッシュ for 退場) may be misspelt too (バニシュ).
+        player_words = sorted(
+            key for key in self.vocab.synonyms if key not in self.general_synonyms and _KATAKANA_RUN.fullmatch(key)
+        )
+        words = [t for t in df if len(t) > 1] + single + sorted(forms) + player_words
         self._latin_words = (
             frozenset(single)
             | frozenset(forms)
@@ -391,7 +395,7 @@ class Rulebook:
         # Game words by their kana skeleton (no voicing, long-vowel or small-kana marks): a typo of a
         # mark (ブロッグ, アルカステーラ) is one look-up.
         self._skeletons: dict[str, str] = {}
-        for word in sorted(w for w in self.game_words if not _LATIN.match(w)):
+        for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
 
     def _games_quoting(self, name: str) -> frozenset[str]:
@@ -514,7 +518,7 @@ class Rulebook:
                 key = meant if meant in self.vocab.english else self.vocab.english_stems.get(stem_word(meant), meant)
                 targets = self.vocab.english.get(key, (meant,))
             else:
-                targets = (meant,)
+                targets = self.vocab.synonyms.get(meant, (meant,)) if meant not in self.vocab.df else (meant,)
             if not any(t in self.vocab.df for t in targets):
                 continue
             del plan.unknown[word]

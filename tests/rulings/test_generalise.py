@@ -440,3 +440,16 @@ def test_a_house_rule_ranked_above_the_rules_is_shown(rulebook: Rulebook, questi
     """No rule passage matches directly, and the house rule that settles it ranks above all of them."""
     answer = rulebook.search(question)
     assert answer.label is Label.CLOSEST and [h.id for h in answer.house] == [section]
+
+
+@pytest.mark.parametrize(
+    ("question", "meant"),
+    [
+        ("ストレンクスがマイナスになったキャラってどうなるの？", "ストレングス"),
+        ("バニシュされたキャラの下のカードはどこに行く？", "バニッシュ"),
+    ],
+)
+def test_a_misspelt_player_word_is_searched_as_that_word(rulebook: Rulebook, question: str, meant: str) -> None:
+    """Players' own words for rules terms (バニッシュ for 退場) are misspelt like the corpus's."""
+    answer = rulebook.search(question)
+    assert [m for _, m in answer.searched_for] == [meant]
