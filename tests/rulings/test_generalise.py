@@ -249,6 +249,8 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "ホライゾンノーツで今いちばん強いデッキってどれ？",
         "Which Lorcana deck is strongest in the current meta?",
         "次はいつ集まれる？",
+        "Any good deck list for a new HorizonNotes player?",
+        "Which Arcastella is best for beginners?",
     ],
 )
 def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
@@ -263,6 +265,7 @@ def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: 
         "When is damage dealt at a tournament table, before or after DEF?",
         "最強デッキ相手にブロックするとき、タップしたアルカステラのDEFはどうなる？",
         "次のターンの始めまでエグザートしたままの効果って、いつ終わるの？",
+        "Does Challenger trade well against Bodyguard characters?",
     ],
 )
 def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, question: str) -> None:
@@ -430,6 +433,12 @@ def test_building_a_deck_gets_the_house_rule_on_deck_size(rulebook: Rulebook, qu
     match デッキ and 枚 only, and are no direct answer."""
     answer = rulebook.search(question)
     assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/02/01"]
+
+
+def test_a_hand_size_limit_is_what_the_rulebook_does_not_state(rulebook: Rulebook) -> None:
+    """ "Hand size" is the house rules' "hand limit": the rulebook's draw passages are no direct answer."""
+    answer = rulebook.search("Is there a maximum hand size in HorizonNotes?")
+    assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/04/01"]
 
 
 @pytest.mark.parametrize(
