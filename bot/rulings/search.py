@@ -93,6 +93,13 @@ TRANSLATOR_NOTE_PENALTY = 0.1
 # (what it teaches, what to read first, an introduction): it comes after the passages stating a rule.
 UNCITED_PENALTY = 0.1
 _ASKS_TRANSLATION = ("訳", "日本語", "英語", "原文", "translat", "japanese", "english", "wording")
+# "exert って日本語で何て言う？", "what is Ward called in Japanese?": the word for a word.
+_ASKS_TERM = re.compile(
+    r"(何て|なんて|何と|なんと)(訳|言|い|呼)|呼び方|訳語|訳し方|日本語(で|だと|では|の)(何|なん|呼)"
+    r"|called in (the )?(japanese|english)|(japanese|english) (word|term|name) for|how do you say"
+    r"|what(’s|'s| is) .{1,30} in japanese"
+)
+TERM_SECTION_BONUS = 0.3
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
 # Words the corpus does not know (a card's name, a word of everyday speech) and numbers weigh this
 # share of a known word of the same rarity in the question's coverage: a long question full of them
@@ -202,6 +209,7 @@ class _Asks:
 
     literals: list[str]
     translation: bool  # about the translation or the original's words
+    term: bool  # what a word is called in the other language
     unverified: bool  # about the passages the translator marked unverified
 
     @classmethod
@@ -213,7 +221,7 @@ class _Asks:
             # English wording quoted from an English card ("this turn") is found in the Japanese text
             # only where the translator discusses the original's words: no sign of the rule asked.
             literals = [lit for lit in literals if not (lit.isascii() and " " in lit)]
-        return cls(literals, translation, any(w in lowered for w in _ASKS_UNVERIFIED))
+        return cls(literals, translation, bool(_ASKS_TERM.search(lowered)), any(w in lowered for w in _ASKS_UNVERIFIED))
 
 
 class Rulebook:
@@ -352,6 +360,10 @@ class Rulebook:
         )
         # The game of each card the lexicon names: the game of the passages that quote its name.
         self.card_games = {key: self._games_quoting(lexicon.prepare(values[0])) for key, values, _ in cards}
+        # The sections holding a terminology table (its rows and the translator's words around them).
+        self.term_sections = frozenset(
+            self.db.execute("SELECT DISTINCT document, section_index FROM passages WHERE kind = ?", (Kind.TERM.value,))
+        )
         # Documents that cite their sources (〔12〕): there, a passage citing nothing is commentary
         # around the rules (what the class teaches, an introduction, a closing word).
         self.citing = frozenset(
@@ -886,6 +898,8 @@ class Rulebook:
                 bonus -= UNCITED_PENALTY
             else:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
+            if asks.term and (document, section) in self.term_sections:
+                bonus += TERM_SECTION_BONUS  # asked what a word is called: the terminology table's section
             citations = frozenset(int(c) for c in cites.split())
             split = [column.split() for column in columns]
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, split))

@@ -462,3 +462,15 @@ def test_a_misspelt_player_word_is_searched_as_that_word(rulebook: Rulebook, que
     """Players' own words for rules terms (バニッシュ for 退場) are misspelt like the corpus's."""
     answer = rulebook.search(question)
     assert [m for _, m in answer.searched_for] == [meant]
+
+
+def test_asking_what_a_word_is_called_finds_the_terminology_section(rulebook: Rulebook) -> None:
+    """The table's row for "duration" is the answer, not the passages that use the word."""
+    answer = rulebook.search("What is 'duration' called in the Japanese class?")
+    assert answer.hits[0].id == f"{JUDGE}/12/t08"
+    # Asking which text prevails is about the translation, not about a word: no row comes first.
+    assert (
+        not rulebook.search("Which version prevails, the English or the Japanese?")
+        .hits[0]
+        .id.startswith(f"{JUDGE}/12/")
+    )
