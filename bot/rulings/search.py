@@ -120,6 +120,8 @@ MIN_TYPO_CHARS = 3
 SHORT_WORD = 4
 TYPO_POOL = 200
 LATIN_TYPO_CHARS = 5
+MIN_DROP_CHARS = 4  # a shorter English word one letter from a keyword is often another word (hp, tip)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
     0.87,
     0.9,
@@ -650,12 +652,18 @@ class Rulebook:
         return out
 
     def _swapped_keyword(self, word: str) -> str | None:
-        """A short English word that is a game keyword with two neighbouring letters swapped (dfe → def):
-        too short to compare by spelling, but a swap of a keyword is no other word."""
-        for i in range(len(word) - 1):
-            swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-            if swapped != word and any(t in self.vocab.keyword_terms for t in self.vocab.english.get(swapped, ())):
-                return swapped
+        """A short English word that is a game keyword with two neighbouring letters swapped (dfe → def),
+        or with one letter dropped (blok → block) when it is four letters long: too short to compare by
+        spelling, but such an edit of a keyword is rarely another word."""
+        swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
+        dropped = (
+            [word[:i] + c + word[i:] for i in range(len(word) + 1) for c in _LETTERS]
+            if len(word) == MIN_DROP_CHARS
+            else []
+        )
+        for edited in [*swaps, *dropped]:
+            if edited != word and any(t in self.vocab.keyword_terms for t in self.vocab.english.get(edited, ())):
+                return edited
         return None
 
     def _game_of(self, plan: QueryPlan, table_game: str | None = None) -> str | None:

@@ -474,3 +474,10 @@ def test_asking_what_a_word_is_called_finds_the_terminology_section(rulebook: Ru
         .hits[0]
         .id.startswith(f"{JUDGE}/12/")
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "meant"), [("can I blok with a tapped one", "block"), ("when do I redy", "ready")]
+)
+def test_a_short_keyword_missing_a_letter_is_corrected(rulebook: Rulebook, question: str, meant: str) -> None:
+    assert [m for _, m in rulebook.search(question).searched_for] == [meant]
