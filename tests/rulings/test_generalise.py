@@ -251,6 +251,8 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "次はいつ集まれる？",
         "Any good deck list for a new HorizonNotes player?",
         "Which Arcastella is best for beginners?",
+        "Should I add a second copy of Maui - Hero to All to my list?",
+        "このアルカステラってデッキに入れるべき？",
     ],
 )
 def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
