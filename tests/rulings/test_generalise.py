@@ -483,3 +483,12 @@ def test_asking_what_a_word_is_called_finds_the_terminology_section(rulebook: Ru
 )
 def test_a_short_keyword_missing_a_letter_is_corrected(rulebook: Rulebook, question: str, meant: str) -> None:
     assert [m for _, m in rulebook.search(question).searched_for] == [meant]
+
+
+@pytest.mark.parametrize(
+    "question", ["デッキが0枚のときにドローしたら負け？", "What happens if my deck is empty and I have to draw?"]
+)
+def test_an_empty_deck_gets_the_house_rule_on_it(rulebook: Rulebook, question: str) -> None:
+    """The rulebook's draw phase says to draw up to five, not what an empty deck does: the deck_out house rule."""
+    answer = rulebook.search(question)
+    assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/04/01"]
