@@ -233,10 +233,11 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
 
 def table(columns: dict[str, dict[str, float]]) -> str:
     names = list(next(iter(columns.values())))
-    lines = [f"{'metric':<28}" + "".join(f"{c:>17}" for c in columns)]
+    width = max(17, *(len(c) + 1 for c in columns))
+    lines = [f"{'metric':<28}" + "".join(f"{c:>{width}}" for c in columns)]
     for metric in names:
-        fmt = "{:>17.0f}" if metric == "questions" else "{:>17.3f}"
-        lines.append(f"{metric:<28}" + "".join(fmt.format(c[metric]) for c in columns.values()))
+        digits = 0 if metric == "questions" else 3
+        lines.append(f"{metric:<28}" + "".join(f"{c[metric]:>{width}.{digits}f}" for c in columns.values()))
     return "\n".join(lines)
 
 

@@ -506,7 +506,8 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 whole = not typed_katakana or (start + i in starts and start + j in ends)
                 # Never inside one particle or auxiliary (the しょう of でしょう), nor across one (the
                 # してい of していない is a verb and its ending, not 指定).
-                in_grammar = any(
+                # A long-vowel mark is no grammar: hiragana holding one is a loanword spelled out (すたーと).
+                in_grammar = "ー" not in run[i:j] and any(
                     (b <= start + i and start + j <= e) or (start + i < b and e < start + j) for b, e in grammar
                 )
                 # A verb the dictionary knows, spelled as typed (しよう of どうしよう), is no noun in kana (使用).

@@ -1119,6 +1119,8 @@ class Rulebook:
         parts, asking = self._parts(plan, question, rules[:PART_POOL], about)
         chosen = self._pick(rules, parts, k)
         label = self._label(plan, rules, chosen, parts, asking)
+        if about is not None and rules[0].game != about:
+            label = Label.CLOSEST  # none of the game's own passages came near: another game's is no answer
         house_hits: list[Hit] = []
         # A question of several parts is asked part by part: a house rule carrying more of the whole
         # than any one rule passage does is near it, not the answer to it.

@@ -253,6 +253,7 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "Which Arcastella is best for beginners?",
         "Should I add a second copy of Maui - Hero to All to my list?",
         "このアルカステラってデッキに入れるべき？",
+        "When does the new Lorcana set release?",
     ],
 )
 def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
@@ -492,3 +493,20 @@ def test_an_empty_deck_gets_the_house_rule_on_it(rulebook: Rulebook, question: s
     """The rulebook's draw phase says to draw up to five, not what an empty deck does: the deck_out house rule."""
     answer = rulebook.search(question)
     assert answer.label is Label.SILENT and [h.id for h in answer.house] == ["house-rules/04/01"]
+
+
+def test_ward_and_banish_in_other_games_words_find_the_ward_passages(rulebook: Rulebook) -> None:
+    """ワード is how many write Ward, 追放 how players of other games say banish: not an empty answer."""
+    answer = rulebook.search("ワード持ちのキャラって追放できる？")
+    assert answer.hits and answer.hits[0].id.startswith(f"{JUDGE}/04/")
+
+
+def test_a_phase_spelled_out_in_hiragana_is_that_phase(rulebook: Rulebook) -> None:
+    """The た of すたーと is no past tense: hiragana with a long-vowel mark is a loanword spelled out."""
+    assert rulebook.search("すたーとふぇいずでやることは？").hits[0].id.startswith(f"{HN}/05/")
+
+
+def test_another_games_passage_is_never_a_direct_answer(rulebook: Rulebook) -> None:
+    """Asked about Lorcana, with only HorizonNotes passages near it: the closest, not a direct match."""
+    answer = rulebook.search("who goes first in lorcana")
+    assert answer.game == "lorcana" and answer.hits[0].game != "lorcana" and answer.label is Label.CLOSEST
