@@ -278,7 +278,12 @@ def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, qu
 
 
 @pytest.mark.parametrize(
-    "question", ["このボットって何ができるの？作ったのは誰？", "Hey bot, are you running on a server somewhere?"]
+    "question",
+    [
+        "このボットって何ができるの？作ったのは誰？",
+        "Hey bot, are you running on a server somewhere?",
+        "Who runs this bot, and where do I report a wrong answer?",  # report, wrong: words, no rules
+    ],
 )
 def test_a_question_to_the_bot_about_itself_is_outside(rulebook: Rulebook, question: str) -> None:
     assert not rulebook.search(question).hits
@@ -510,3 +515,10 @@ def test_another_games_passage_is_never_a_direct_answer(rulebook: Rulebook) -> N
     """Asked about Lorcana, with only HorizonNotes passages near it: the closest, not a direct match."""
     answer = rulebook.search("who goes first in lorcana")
     assert answer.game == "lorcana" and answer.hits[0].game != "lorcana" and answer.label is Label.CLOSEST
+
+
+@pytest.mark.parametrize("question", ["ホライゾンノーツってスマホアプリある？", "Lorcanaのアプリってある？"])
+def test_naming_a_game_alone_is_no_rules_question(rulebook: Rulebook, question: str) -> None:
+    """Is there an app, who publishes it: the game's name and nothing of its rules."""
+    assert rulebook.search(question).label is Label.OUTSIDE
+    assert rulebook.search("HorizonNotesの遊び方を教えて").hits  # how to play is the rulebook's own first page
