@@ -744,21 +744,26 @@ class Rulebook:
             for t in plan.own(unit)
         )
         numbers_only = bool(plan.units) and all(_NUMBER.match(u) for u in plan.units)  # 2+2: every passage has a 2
-        # A question to the bot about itself (who runs it, is it accurate, can it answer in English) uses
+        # A question to the bot about itself (who runs it, is it accurate, where to report a mistake) uses
         # plenty of words the lexicon knows (公開, 英語, 間違い); only the games' own terms, or a word of
         # the rulebook of the game the bot referees (ダイス, 振る), make it a rules question.
-        refereed = any(
-            TABLE_GAME in self.term_games.get(t, {})
-            for unit in plan.units
-            for t in plan.own(unit)
-            if t in self.game_words
-        )
-        if plan.to_referee and not (keyword or refereed or self._own_words(plan) or plan.cards or plan.games):
+        if plan.to_referee and not (
+            keyword or plan.cards or plan.games or self._own_words(plan) or self._table_game_words(plan)
+        ):
             return True
         # Naming a game is no rules question by itself (who publishes HorizonNotes, is there an app).
         if game_words or not (best < OUTSIDE_COVERAGE or numbers_only):
             return False
         return numbers_only or not self._asked_holds(plan)
+
+    def _table_game_words(self, plan: QueryPlan) -> bool:
+        """Whether the question uses a game word of the rulebook of the game the referee's tables play."""
+        return any(
+            TABLE_GAME in self.term_games.get(t, {})
+            for unit in plan.units
+            for t in plan.own(unit)
+            if t in self.game_words
+        )
 
     def _missing_share(self, plan: QueryPlan) -> float:
         """The share of the question (unknown words counted fully) that game keywords the corpus
