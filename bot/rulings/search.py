@@ -1133,9 +1133,7 @@ class Rulebook:
             )
         parts, asking = self._parts(plan, question, rules[:PART_POOL], about)
         chosen = self._pick(rules, parts, k)
-        label = self._label(plan, rules, chosen, parts, asking)
-        if about is not None and rules[0].game != about:
-            label = Label.CLOSEST  # none of the game's own passages came near: another game's is no answer
+        label = self._label(plan, rules, chosen, parts, asking, about)
         house_hits: list[Hit] = []
         # A question of several parts is asked part by part: a house rule carrying more of the whole
         # than any one rule passage does is near it, not the answer to it.
@@ -1248,11 +1246,15 @@ class Rulebook:
         chosen: list[_Candidate],
         parts: list[list[_Candidate]],
         asking: Sequence[bool],
+        about: str | None,
     ) -> Label:
-        """A direct match when the best passage carries most of the question (each asking part's best,
-        most of that part), every game keyword of the question is in a passage shown, and, when it
-        asks who, the passage answering it names someone. A part that only sets the scene ("I blocked
-        with my Arcastella.") is the question's context, not something the rules must state."""
+        """A direct match when the best passage is of the game the question is `about` and carries most
+        of the question (each asking part's best, most of that part), every game keyword of the
+        question is in a passage shown, and, when it asks who, the passage answering it names someone.
+        A part that only sets the scene ("I blocked with my Arcastella.") is the question's context,
+        not something the rules must state."""
+        if about is not None and rules[0].game != about:
+            return Label.CLOSEST  # none of the game's own passages came near: another game's is no answer
         # A word the best passage carries only by a synonym of the dictionary is not matched directly:
         # the dictionary's groups do not know which sense the rules use.
         coverage = rules[0].coverage

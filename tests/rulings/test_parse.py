@@ -163,17 +163,18 @@ def test_bad_metadata_names_the_field_and_the_problem(tmp_path: Path) -> None:
     assert "rules/lexicon.toml is not valid: stopwords: Input should be a valid list" in info.value.bilingual()
 
 
-def test_a_card_name_form_that_is_no_regular_expression_is_a_clear_error(tmp_path: Path) -> None:
-    (tmp_path / "lexicon.toml").write_text('[card_name_forms]\nlorcana = "[A-Z"\n', encoding="utf-8")
+@pytest.mark.parametrize(
+    ("toml", "field", "pattern"),
+    [
+        ('[card_name_forms]\nlorcana = "[A-Z"\n', "card_name_forms", "[A-Z"),  # a game's way of naming cards
+        ('outside_asks = ["(大会|"]\n', "outside_asks", "(大会|"),  # what a channel asks beside the rules
+    ],
+)
+def test_a_lexicon_pattern_that_is_no_regular_expression_is_a_clear_error(
+    tmp_path: Path, toml: str, field: str, pattern: str
+) -> None:
+    (tmp_path / "lexicon.toml").write_text(toml, encoding="utf-8")
     with pytest.raises(RulingsError) as info:
         load_corpus(tmp_path)
-    assert "rules/lexicon.toml is not valid: card_name_forms" in info.value.bilingual()
-    assert "bad pattern '[A-Z'" in info.value.bilingual()
-
-
-def test_a_chatter_pattern_that_is_no_regular_expression_is_a_clear_error(tmp_path: Path) -> None:
-    (tmp_path / "lexicon.toml").write_text('outside_asks = ["(大会|"]\n', encoding="utf-8")
-    with pytest.raises(RulingsError) as info:
-        load_corpus(tmp_path)
-    assert "rules/lexicon.toml is not valid: outside_asks" in info.value.bilingual()
-    assert "bad pattern '(大会|'" in info.value.bilingual()
+    assert f"rules/lexicon.toml is not valid: {field}" in info.value.bilingual()
+    assert f"bad pattern '{pattern}'" in info.value.bilingual()
