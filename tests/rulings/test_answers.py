@@ -227,6 +227,7 @@ def test_the_blind_set_is_well_formed(rulebook: Rulebook) -> None:
     assert abs(halves.count("tune11") - halves.count("held9")) <= 2
     assert abs(halves.count("tune12") - halves.count("held10")) <= 2
     assert abs(halves.count("tune13") - halves.count("held11")) <= 2
+    assert abs(halves.count("tune14") - halves.count("held12")) <= 2
     for q in questions:
         if q["kind"] == "answer":
             assert q["expect"] and set(q["expect"]) <= known, q["id"]
