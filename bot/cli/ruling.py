@@ -8,7 +8,7 @@ from typing import Any
 from bot.i18n import t
 from bot.paths import data_folder
 from bot.rulings.cards import MAX_CARDS, card_notes
-from bot.rulings.corpus import load_asked, load_corpus
+from bot.rulings.corpus import load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.query import check_readable
 from bot.rulings.render import answer_json, render_answer
@@ -47,7 +47,8 @@ def register(sub: Any) -> None:
 def _check(args: argparse.Namespace, settings: Settings) -> int:
     rules_dir = data_folder("rules", settings.rules_dir)
     documents, _ = load_corpus(rules_dir)
-    load_asked(rules_dir, documents)  # a broken asked.toml is reported here, not at the first question
+    load_asked(rules_dir, documents)  # a broken asked.toml or chatter.toml is reported here, not at the first question
+    load_chatter(rules_dir)
     locale = args.locale or settings.default_locale
     unplaced = [u for d in documents for u in d.unplaced]
     counts = {

@@ -1,5 +1,6 @@
 """The corpus folder: every `<stem>.txt` with its `<stem>.toml` metadata, plus `lexicon.toml` and
-`asked.toml` (the questions players ask that each passage answers).
+`asked.toml` (the questions players ask that each passage answers) and `chatter.toml` (examples of rules
+questions and of chatter).
 
 A new document needs no code: drop the text and a metadata file into rules/ and the index
 rebuilds itself, because the index is keyed by a hash of every file here.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections import Counter
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -16,11 +18,13 @@ from pydantic import ValidationError
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon, load_lexicon
 from bot.rulings.house import parse_house_rules
-from bot.rulings.models import Asked, AskedFile, DocumentMeta, ParsedDocument
+from bot.rulings.models import Asked, AskedFile, ChatterExample, ChatterFile, DocumentMeta, ParsedDocument
 from bot.rulings.parse import parse_document
 
 LEXICON_FILE = "lexicon.toml"
 ASKED_FILE = "asked.toml"
+CHATTER_FILE = "chatter.toml"
+DATA_FILES = (LEXICON_FILE, ASKED_FILE, CHATTER_FILE)
 
 
 def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
@@ -36,7 +40,7 @@ def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
             raise RulingsError("rulings.meta_missing", file=text.name, meta=meta.name)
         pairs.append((text, meta))
     for meta in sorted(rules_dir.glob("*.toml")):
-        if meta.name in (LEXICON_FILE, ASKED_FILE) or meta.with_suffix(".txt").is_file():
+        if meta.name in DATA_FILES or meta.with_suffix(".txt").is_file():
             continue
         elsewhere = load_meta(meta).path
         if elsewhere and (rules_dir / elsewhere).is_file():
@@ -47,7 +51,7 @@ def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
 def corpus_digest(rules_dir: Path, code_version: str) -> str:
     """A hash of every corpus file and the code version: the index is rebuilt when it changes."""
     digest = hashlib.sha256(code_version.encode())
-    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / LEXICON_FILE, rules_dir / ASKED_FILE]
+    files = [p for pair in document_files(rules_dir) for p in pair] + [rules_dir / name for name in DATA_FILES]
     for path in files:
         if path.is_file():
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -92,6 +96,25 @@ def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, As
             raise RulingsError("rulings.meta_invalid", file=ASKED_FILE, detail=f"{pid}: no such passage")
     # A document that is not shipped (the house rules of an installed copy without docs/) has none.
     return {pid: questions for pid, questions in asked.items() if pid in known}
+
+
+def load_chatter(rules_dir: Path) -> list[ChatterExample]:
+    """Examples of rules questions and of chatter (`chatter.toml`), which teach the search to tell a
+    message that asks the rules from one that only talks about the games. None when missing."""
+    path = rules_dir / CHATTER_FILE
+    if not path.is_file():
+        return []
+    try:
+        with path.open("rb") as fh:
+            messages = ChatterFile.model_validate(tomllib.load(fh)).message
+    except UnicodeDecodeError as exc:
+        raise RulingsError("rulings.not_utf8", file=CHATTER_FILE) from exc
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        raise RulingsError("rulings.meta_invalid", file=CHATTER_FILE, detail=_first_line(exc)) from exc
+    repeated = sorted(i for i, n in Counter(m.id for m in messages).items() if n > 1)
+    if repeated:
+        raise RulingsError("rulings.meta_invalid", file=CHATTER_FILE, detail=f"{repeated[0]}: id given twice")
+    return messages
 
 
 def load_corpus(rules_dir: Path) -> tuple[list[ParsedDocument], Lexicon]:

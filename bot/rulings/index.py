@@ -16,15 +16,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from bot.rulings.corpus import corpus_digest, load_asked, load_corpus
+from bot.rulings.chatter import ChatterModel
+from bot.rulings.corpus import corpus_digest, load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
-from bot.rulings.models import Asked, Kind, ParsedDocument, Passage
+from bot.rulings.models import Asked, ChatterExample, Kind, ParsedDocument, Passage
 from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-18"
+INDEX_VERSION = "rulings-index-19"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -47,6 +48,8 @@ CREATE TABLE unplaced(json TEXT NOT NULL);
 -- The questions players ask that a passage answers (rules/asked.toml), each a small document of its
 -- own: a question worded like one of them finds its passage though it shares few words with the rule.
 CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL, terms TEXT NOT NULL);
+-- How many rules questions and how many chatter messages hold each character n-gram (bot/rulings/chatter.py).
+CREATE TABLE chatter(feature TEXT PRIMARY KEY, rules INTEGER NOT NULL, chatter INTEGER NOT NULL);
 CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
 CREATE TABLE asked_postings(
     term TEXT NOT NULL, impact REAL NOT NULL, asked INTEGER NOT NULL, PRIMARY KEY (term, impact DESC, asked)
@@ -262,8 +265,21 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
     return average
 
 
+def write_chatter(db: sqlite3.Connection, asked: Mapping[str, Asked], examples: Sequence[ChatterExample]) -> None:
+    """The chatter model, trained on the asked questions and the rules messages against the chatter."""
+    rules = [q for questions in asked.values() for q in (*questions.ja, *questions.en)]
+    rules += [m.text for m in examples if m.kind == "rules"]
+    model = ChatterModel.train(rules, [m.text for m in examples if m.kind == "chatter"])
+    db.executemany("INSERT INTO chatter VALUES (?, ?, ?)", ((f, r, c) for f, (r, c) in model.counts.items()))
+    db.execute("INSERT INTO meta VALUES ('chatter_sizes', ?)", (json.dumps([model.rules, model.chatter]),))
+
+
 def build_index(
-    path: Path, documents: Sequence[ParsedDocument], lexicon: Lexicon, asked: Mapping[str, Asked] | None = None
+    path: Path,
+    documents: Sequence[ParsedDocument],
+    lexicon: Lexicon,
+    asked: Mapping[str, Asked] | None = None,
+    chatter: Sequence[ChatterExample] = (),
 ) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
@@ -303,6 +319,7 @@ def build_index(
         by_id = {passage.id: (n, passage) for n, (passage, *_) in enumerate(rows, start=1)}
         average = write_asked(db, asked_rows(by_id, asked or {}, lexicon))
         db.execute("INSERT INTO meta VALUES ('asked_average', ?)", (str(average),))
+        write_chatter(db, asked or {}, chatter)
         db.executemany(
             "INSERT INTO vocab VALUES (?, ?, ?, ?)",
             (
@@ -350,8 +367,9 @@ def ensure_index(cache_dir: Path, rules_dir: Path) -> Path:
         raise cache_error(cache_dir, exc) from exc
     documents, lexicon = load_corpus(rules_dir)
     asked = load_asked(rules_dir, documents)
+    chatter = load_chatter(rules_dir)
     try:
-        build_index(path, documents, lexicon, asked)
+        build_index(path, documents, lexicon, asked, chatter)
         for old in path.parent.glob("index-*.sqlite3"):
             if old != path:
                 old.unlink(missing_ok=True)

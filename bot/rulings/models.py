@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
@@ -93,6 +94,25 @@ class Asked(BaseModel):
 
 class AskedFile(RootModel[dict[str, Asked]]):
     """rules/asked.toml: passage id → the questions it answers."""
+
+
+class ChatterExample(BaseModel):
+    """One message a channel sends (rules/chatter.toml): a rules question, or chatter beside the rules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z0-9]+$")
+    kind: Literal["rules", "chatter"]
+    lang: Literal["ja", "en"]
+    text: str = Field(min_length=1, max_length=2000)
+
+
+class ChatterFile(BaseModel):
+    """rules/chatter.toml: examples of what a rules question is and what chatter is."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    message: list[ChatterExample] = Field(default_factory=list)
 
 
 class ParsedDocument(BaseModel):

@@ -21,6 +21,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bot.rulings.chatter import ChatterModel
 from bot.rulings.dense import BELOW as DENSE_BELOW
 from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
 from bot.rulings.dense import DenseIndex
@@ -134,6 +135,10 @@ DIRECT_COVERAGE = 0.6
 MISSING_KEYWORD_SHARE = 0.35
 # Plainly outside the corpus: no game word, and the best passage carries less than this share.
 OUTSIDE_COVERAGE = 0.34
+# A message written more like the channel's chatter than like a rules question by this much (the average
+# log-likelihood ratio of its character n-grams, bot/rulings/chatter.py) is no rules question. The
+# tuning halves' most chatter-like answerable question reads 0.18: this leaves a margin.
+CHATTER_ODDS = 0.3
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
 GAME_SHARE = 0.7
 # Beside a running table, a question's words must belong this much to the other game to be about it.
@@ -280,6 +285,10 @@ class Rulebook:
         ).fetchone()
         self.avg_lengths = tuple(max(float(a or 0.0), 1.0) for a in averages)
         self.asked_count = int(self.db.execute("SELECT count(*) FROM asked").fetchone()[0])
+        sizes = json.loads(self._meta("chatter_sizes") or "[0, 0]")
+        self.chatter = ChatterModel(
+            {f: (r, c) for f, r, c in self.db.execute("SELECT feature, rules, chatter FROM chatter")}, *sizes
+        )
         self.english_stopwords = frozenset(lexicon.english_stopwords)
 
         segmented: dict[str, tuple[str, ...]] = {}  # each lexicon word is segmented once, however often listed
@@ -723,6 +732,10 @@ class Rulebook:
         ):
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
+            return True
+        # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
+        # bot itself, however many game words and keywords it uses ("DEF高いやつばっかで疲れた").
+        if self.chatter.odds(plan.text) > CHATTER_ODDS:
             return True
         # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
         # ("blocking against the strongest deck", "at the tournament").

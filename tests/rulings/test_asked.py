@@ -19,8 +19,9 @@ from bot.rulings.index import index_path
 from bot.rulings.models import Label, ParsedDocument
 from bot.rulings.search import Rulebook
 
+from .helpers import close_to_evaluation
+
 HN = "horizonnotes-rules"
-TESTS = Path(__file__).resolve().parent
 # Players' words the rules never use: スタフェ is the start phase (スタートフェイズ), 寝かす and 起きる
 # are tapping and untapping.
 SHORTHAND = "スタフェってターンの最初に何するんだっけ？"
@@ -125,24 +126,12 @@ def test_every_rule_passage_has_questions_in_both_languages(documents: dict[str,
     assert all(q["ja"] and q["en"] for pid, q in asked.items() if pid not in empty)
 
 
-def _bigrams(text: str) -> set[str]:
-    text = "".join(text.lower().split())
-    return {text[i : i + 2] for i in range(len(text) - 1)}
-
-
 def test_no_asked_question_is_an_evaluation_question() -> None:
     """The evaluation is blind: no asked question shares half its character pairs with a question of
     tests/rulings/blind.toml or eval.toml (a shorter, reworded or typo-fixed copy included)."""
     with (Path(__file__).resolve().parents[2] / "rules" / ASKED_FILE).open("rb") as fh:
         asked = [q for entry in tomllib.load(fh).values() for q in [*entry["ja"], *entry["en"]]]
-    evaluation = []
-    for name in ("blind.toml", "eval.toml"):
-        with (TESTS / name).open("rb") as fh:
-            evaluation += [_bigrams(q["text"]) for q in tomllib.load(fh)["question"]]
-    close = [
-        q for q in asked for grams in [_bigrams(q)] if any(len(grams & e) / len(grams | e) >= 0.5 for e in evaluation)
-    ]
-    assert close == []
+    assert close_to_evaluation(asked) == []
 
 
 def test_a_question_worded_like_a_house_rules_gets_it_beside_the_closest_rules(rulebook: Rulebook) -> None:

@@ -121,16 +121,29 @@ def test_check_reports_the_corpus(cli_data_dir: Path, capsys: pytest.CaptureFixt
     assert code == 0 and "3 文書" in out and "配置できなかった行はありません" in out
 
 
-def test_check_reports_a_broken_asked_file(
-    tmp_path: Path, rules_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("name", "text", "detail"),
+    [
+        ("asked.toml", '["horizonnotes-rules/99/09"]\nja = ["?"]\n', "horizonnotes-rules/99/09"),
+        ("chatter.toml", '[[message]]\nid = "a"\nkind = "spam"\nlang = "ja"\ntext = "?"\n', "kind"),
+    ],
+)
+def test_check_reports_a_broken_data_file(
+    tmp_path: Path,
+    rules_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    text: str,
+    detail: str,
 ) -> None:
     shutil.copytree(rules_dir, tmp_path / "rules")
-    (tmp_path / "rules" / "asked.toml").write_text('["horizonnotes-rules/99/09"]\nja = ["?"]\n', encoding="utf-8")
+    (tmp_path / "rules" / name).write_text(text, encoding="utf-8")
     monkeypatch.setenv("REFEREE_RULES_DIR", str(tmp_path / "rules"))
     monkeypatch.setenv("REFEREE_DATA_DIR", str(tmp_path / "data"))
     code, out, err = run(capsys, "--check")
     assert code == 2 and out == ""
-    assert "rules/asked.toml が正しくありません: horizonnotes-rules/99/09" in err and "is not valid" in err
+    assert f"rules/{name} が正しくありません: " in err and detail in err and "is not valid" in err
 
 
 def test_a_corpus_folder_without_documents_is_an_admin_error(

@@ -1,0 +1,74 @@
+"""Is a message a rules question at all? A channel that hosts the bot also chats: about a game just
+lost, deck advice, prices, the characters' films. Such chatter uses the games' words too, so the
+words alone cannot tell it from a rules question; how it is written can.
+
+The model is naive Bayes over the character n-grams a message holds (each counted once), trained on
+two kinds of examples: rules questions (rules/asked.toml and the rules messages of rules/chatter.toml)
+and chatter (the chatter messages of rules/chatter.toml). Character n-grams need no segmenter and
+read Japanese, English and typos alike. Its verdict is the average log-likelihood ratio over the
+n-grams it has seen, so a long message is not more certain than a short one for its length alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+NGRAMS = (1, 2, 3)
+SMOOTHING = 1.0
+_DIGITS = re.compile(r"[0-9]+")
+_SPACES = re.compile(r"\s+")
+
+
+def features(text: str) -> frozenset[str]:
+    """The character n-grams of a message, folded (width, case) and with every number one digit."""
+    folded = _SPACES.sub(" ", _DIGITS.sub("0", unicodedata.normalize("NFKC", text).lower())).strip()
+    padded = f" {folded} "
+    return frozenset(padded[i : i + n] for n in NGRAMS for i in range(len(padded) - n + 1) if padded[i : i + n] != " ")
+
+
+@dataclass(frozen=True)
+class ChatterModel:
+    """How many rules questions and how many chatter messages hold each n-gram, and how many of each
+    the model was trained on."""
+
+    counts: Mapping[str, tuple[int, int]]  # n-gram → (rules questions, chatter messages) holding it
+    rules: int
+    chatter: int
+
+    @classmethod
+    def train(cls, rules: Iterable[str], chatter: Iterable[str]) -> ChatterModel:
+        seen: dict[str, list[int]] = {}
+        totals = [0, 0]
+        for side, texts in enumerate((rules, chatter)):
+            for text in texts:
+                totals[side] += 1
+                for feature in features(text):
+                    seen.setdefault(feature, [0, 0])[side] += 1
+        return cls({f: (r, c) for f, (r, c) in seen.items()}, totals[0], totals[1])
+
+    def odds(self, text: str) -> float:
+        """The average log-likelihood ratio, chatter against rules, of the n-grams the message holds
+        that the model has seen: above 0 leans to chatter. 0.0 when it has seen none of them."""
+        if not self.rules or not self.chatter:
+            return 0.0
+        total, n = 0.0, 0
+        for feature in features(text):
+            found = self.counts.get(feature)
+            if found is None:
+                continue
+            rules, chatter = found
+            total += math.log((chatter + SMOOTHING) / (self.chatter + 2 * SMOOTHING)) - math.log(
+                (rules + SMOOTHING) / (self.rules + 2 * SMOOTHING)
+            )
+            n += 1
+        return total / n if n else 0.0
+
+
+def count_rows(model: ChatterModel) -> Counter[str]:
+    """The model's sizes, for the index's meta table."""
+    return Counter({"rules": model.rules, "chatter": model.chatter})

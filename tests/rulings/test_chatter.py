@@ -1,0 +1,128 @@
+"""Chatter is no rules question (bot/rulings/chatter.py, rules/chatter.toml): a channel's talk about a
+game just lost, a set's artwork or the bot gets no passage although it uses the games' words, a rules
+question asked as casually still gets its passages, and the examples file is checked when the index
+is built and holds no evaluation question."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.rulings.chatter import ChatterModel, features
+from bot.rulings.corpus import CHATTER_FILE, load_chatter
+from bot.rulings.errors import RulingsError
+from bot.rulings.index import index_path
+from bot.rulings.models import Label
+from bot.rulings.search import Rulebook
+
+from .helpers import TESTS, close_to_evaluation
+
+RULES = TESTS.parents[1] / "rules"
+EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おはよう"\n'
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "昨日の大会ボロ負けした…アルカステラ全然引けなかったわ。寝る",  # a game lost, in game words
+        "今日のフリー対戦、DEF高いユニットばっか並べてくる人に当たって疲れた〜",  # a keyword, in passing
+        "新弾のアルカステラのイラスト最高すぎる、推しが増えた",  # the artwork
+        "次のエーテル変換の動画いつ上がりますか？楽しみにしてます",  # a video, asked as a question
+    ],
+)
+def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message: str) -> None:
+    answer = rulebook.search(message)
+    assert answer.hits == [] and answer.label is Label.OUTSIDE
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ねえねえ、タップしてるアルカステラってブロックできたっけ？w",
+        "先攻の最初のターンってドローしないんだっけ",
+        "my kid says you can challenge a ready character, is that right?",
+    ],
+)
+def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, question: str) -> None:
+    assert rulebook.search(question).hits
+
+
+def test_features_fold_width_case_and_numbers() -> None:
+    assert features("ＤＥＦ３") == features("def7")
+    assert features("a  b") == features("a b")
+
+
+def test_a_model_leans_to_the_side_whose_examples_a_message_is_written_like() -> None:
+    model = ChatterModel.train(["can a tapped unit block", "does DEF apply"], ["gg everyone", "good game lol"])
+    assert model.odds("gg lol") > 0 > model.odds("can DEF block")
+    assert ChatterModel.train([], []).odds("anything") == 0.0  # no examples: no lean
+
+
+def _copy(rules_dir: Path, tmp_path: Path, text: str) -> Path:
+    folder = tmp_path / "rules"
+    shutil.copytree(rules_dir, folder)
+    (folder / CHATTER_FILE).write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    [
+        (EXAMPLE.replace('"chatter"', '"banter"'), "kind"),  # rules or chatter only
+        (EXAMPLE.replace('"ja"', '"fr"'), "lang"),
+        (EXAMPLE.replace('"おはよう"', '""'), "text"),  # an empty message teaches nothing
+        (EXAMPLE + EXAMPLE, "x1"),  # an id given twice
+        ("[[message]\n", CHATTER_FILE),  # not TOML
+    ],
+)
+def test_a_broken_chatter_file_is_a_clear_error(rules_dir: Path, tmp_path: Path, text: str, detail: str) -> None:
+    folder = _copy(rules_dir, tmp_path, text)
+    with pytest.raises(RulingsError) as caught:
+        load_chatter(folder)
+    message = str(caught.value)
+    assert CHATTER_FILE in message and detail in message and " / " in message  # Japanese / English
+
+
+def test_an_edited_chatter_file_builds_a_new_index(rules_dir: Path, tmp_path: Path) -> None:
+    before = index_path(tmp_path, rules_dir)
+    folder = _copy(rules_dir, tmp_path, (rules_dir / CHATTER_FILE).read_text(encoding="utf-8") + "\n" + EXAMPLE)
+    assert index_path(tmp_path, folder) != before
+
+
+def test_without_a_chatter_file_the_search_still_answers(rules_dir: Path, tmp_path: Path) -> None:
+    folder = _copy(rules_dir, tmp_path, "")
+    (folder / CHATTER_FILE).unlink()
+    book = Rulebook.open(tmp_path / "cache", folder)
+    try:
+        assert book.search("タップ状態のアルカステラはブロックできる？").hits
+    finally:
+        book.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))
+def test_any_chatter_file_loads_or_is_our_error(tmp_path: Path, data: bytes) -> None:
+    folder = tmp_path / "fuzz"
+    folder.mkdir(exist_ok=True)
+    (folder / CHATTER_FILE).write_bytes(data)
+    with contextlib.suppress(RulingsError):  # our error is fine; any other fails the test
+        load_chatter(folder)
+
+
+@settings(max_examples=200, deadline=None)
+@given(message=st.text(max_size=400))
+def test_any_message_gets_a_finite_lean(message: str) -> None:
+    model = ChatterModel.train(["can a tapped unit block"], ["gg everyone"])
+    odds = model.odds(message)
+    assert odds == odds and abs(odds) < 100
+
+
+def test_no_chatter_example_is_an_evaluation_question() -> None:
+    with (RULES / CHATTER_FILE).open("rb") as fh:
+        assert close_to_evaluation(m["text"] for m in tomllib.load(fh)["message"]) == []
