@@ -480,13 +480,17 @@ def _is_name(text: str, at: int) -> bool:
     return at < len(text) and text[at].isupper() and not _SENTENCE_START.search(text[:at])
 
 
+_NOT_NOUNS = ("動詞", "形容詞", "助動詞", "副詞", "接続詞", "連体詞", "感動詞")
+
+
 def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[int, str]) -> None:
     """Kana typed for a corpus word (まよけ → 魔除け, えーてる → エーテル, ダメーじ → ダメージ):
     the longest katakana reading or spelling of a corpus term inside each kana run, outside what a
     synonym already read and outside any one particle or auxiliary."""
     grammar = function_spans(text)
     words = known_words(text)
-    verbs = frozenset((b, e) for b, e, pos in words if pos in ("動詞", "形容詞", "助動詞"))
+    # Words of the dictionary that are no noun: verbs, adjectives, adverbs, conjunctions (ただ, もう).
+    not_nouns = frozenset((b, e) for b, e, pos in words if pos in _NOT_NOUNS)
     starts, ends = boundaries(text)
     for start, run in kana_runs(text):
         kata = to_katakana(run)
@@ -507,11 +511,18 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 # Never inside one particle or auxiliary (the しょう of でしょう), nor across one (the
                 # してい of していない is a verb and its ending, not 指定).
                 # A long-vowel mark is no grammar: hiragana holding one is a loanword spelled out (すたーと).
+                # Nor beginning with one after a word (the は of 俺はそんな is no 破損); at the start of a
+                # sentence it is the segmenter's guess at a word spelled out (the たい of たいきゅう).
+                after_word = start + i > 0 and text[start + i - 1].isalpha()
                 in_grammar = "ー" not in run[i:j] and any(
-                    (b <= start + i and start + j <= e) or (start + i < b and e < start + j) for b, e in grammar
+                    (b <= start + i and start + j <= e)
+                    or (start + i < b and e < start + j)
+                    or (b == start + i and after_word)
+                    for b, e in grammar
                 )
-                # A verb the dictionary knows, spelled as typed (しよう of どうしよう), is no noun in kana (使用).
-                a_verb = (start + i, start + j) in verbs and not typed_katakana
+                # A verb or an adverb the dictionary knows, spelled as typed (しよう of どうしよう, ただ), is
+                # no noun in kana (使用, 唯).
+                a_verb = (start + i, start + j) in not_nouns and not typed_katakana
                 # Nor inside a longer word the dictionary knows (the ようご of おはようございます).
                 inside = any(b <= start + i and start + j <= e and e - b > j - i for b, e, _ in words)
                 if whole and not in_grammar and not a_verb and not inside:
@@ -564,10 +575,13 @@ def _whole(text: str, haystack: str, at: int, word: str, starts: frozenset[int],
     player typed in hiragana for a katakana term (でふって) is cut oddly, so there it is enough that
     no katakana word goes on before or after it."""
     end = at + len(word)
+    typed = text[at:end]
+    spelled = haystack is not text and any("\u3041" <= c <= "\u3096" for c in typed)
+    if spelled and any((b, e) == (at, end) and pos in _NOT_NOUNS for b, e, pos in known_words(text)):
+        return False  # a word of the dictionary, spelled as it is spelled (ただ "just" is no タダ "free")
     if at in starts and end in ends:
         return True
-    typed = text[at:end]
-    if haystack is text or not any("\u3041" <= c <= "\u3096" for c in typed):
+    if not spelled:
         return False
     before = text[at - 1] if at else ""
     after = text[end] if end < len(text) else ""

@@ -99,6 +99,24 @@ def test_kana_inside_grammar_or_a_synonym_is_not_read_as_a_corpus_word(rulebook:
     assert "チャレンジ" not in terms(rulebook, "ちゃれんじゃー+2の効果")  # チャレンジャー is 果敢, a keyword of its own
 
 
+@pytest.mark.parametrize(
+    ("question", "not_a_word"),
+    [
+        ("俺はそんなルール聞いたことない", "はそん"),  # the は after 俺 and the そん of そんな: no 破損
+        ("ただ場から消えるだけなの？", "タダ"),  # ただ "just", spelled as the dictionary spells it: not "free"
+    ],
+)
+def test_kana_beginning_with_a_particle_or_spelling_an_adverb_is_no_corpus_word(
+    rulebook: Rulebook, question: str, not_a_word: str
+) -> None:
+    assert not_a_word not in rulebook.plan(question).units
+
+
+def test_a_katakana_word_typed_in_kana_is_still_read(rulebook: Rulebook) -> None:
+    assert "破損" in terms(rulebook, "はそんってどういう意味？")  # at the start of a sentence: a word spelled out
+    assert "タダ" in rulebook.plan("これタダで出せる？").units
+
+
 def test_conjugated_synonyms_find_their_corpus_words(rulebook: Rulebook) -> None:
     plan = rulebook.plan("リーダーが倒されたら負け？")
     assert "戦闘脱落" in "".join(plan.terms) and not plan.unknown
