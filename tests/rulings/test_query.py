@@ -104,6 +104,7 @@ def test_kana_inside_grammar_or_a_synonym_is_not_read_as_a_corpus_word(rulebook:
     [
         ("俺はそんなルール聞いたことない", "はそん"),  # the は after 俺 and the そん of そんな: no 破損
         ("ただ場から消えるだけなの？", "タダ"),  # ただ "just", spelled as the dictionary spells it: not "free"
+        ("引けないときどうする？", "きどう"),  # the き of とき, then どう: no 起動
     ],
 )
 def test_kana_beginning_with_a_particle_or_spelling_an_adverb_is_no_corpus_word(
@@ -115,6 +116,7 @@ def test_kana_beginning_with_a_particle_or_spelling_an_adverb_is_no_corpus_word(
 def test_a_katakana_word_typed_in_kana_is_still_read(rulebook: Rulebook) -> None:
     assert "破損" in terms(rulebook, "はそんってどういう意味？")  # at the start of a sentence: a word spelled out
     assert "タダ" in rulebook.plan("これタダで出せる？").units
+    assert "起動" in terms(rulebook, "きどうってなに")
 
 
 def test_conjugated_synonyms_find_their_corpus_words(rulebook: Rulebook) -> None:
