@@ -5,8 +5,10 @@ words alone cannot tell it from a rules question; how it is written can.
 The model is naive Bayes over the character n-grams a message holds (each counted once), trained on
 two kinds of examples: rules questions (rules/asked.toml and the rules messages of rules/chatter.toml)
 and chatter (the chatter messages of rules/chatter.toml). Character n-grams need no segmenter and
-read Japanese, English and typos alike. Its verdict is the average log-likelihood ratio over the
-n-grams it has seen, so a long message is not more certain than a short one for its length alone.
+read Japanese, English and typos alike. English is told apart by its words more than by its letters
+(lol, gg, price), so its words and word pairs are features too, weighing WORD_WEIGHT n-grams each.
+Its verdict is the average log-likelihood ratio over the features it has seen, so a long message is
+not more certain than a short one for its length alone.
 """
 
 from __future__ import annotations
@@ -17,18 +19,27 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 NGRAMS = (1, 2, 3)
 SMOOTHING = 1.0
 _DIGITS = re.compile(r"[0-9]+")
 _SPACES = re.compile(r"\s+")
+_LATIN_WORD = re.compile(r"[a-z0-9']+")
+WORD = "w:"  # the prefix of a word feature (no character n-gram holds a colon after a w and nothing else)
+WORD_WEIGHT = 4.0
 
 
 def features(text: str) -> frozenset[str]:
-    """The character n-grams of a message, folded (width, case) and with every number one digit."""
+    """The character n-grams of a message, folded (width, case) and with every number one digit, and
+    its words and pairs of words in Latin letters."""
     folded = _SPACES.sub(" ", _DIGITS.sub("0", unicodedata.normalize("NFKC", text).lower())).strip()
     padded = f" {folded} "
-    return frozenset(padded[i : i + n] for n in NGRAMS for i in range(len(padded) - n + 1) if padded[i : i + n] != " ")
+    grams = {padded[i : i + n] for n in NGRAMS for i in range(len(padded) - n + 1) if padded[i : i + n] != " "}
+    words = _LATIN_WORD.findall(folded)
+    grams.update(f"{WORD}{w}" for w in words)
+    grams.update(f"{WORD}{a} {b}" for a, b in pairwise(words))
+    return frozenset(grams)
 
 
 @dataclass(frozen=True)
@@ -56,16 +67,16 @@ class ChatterModel:
         that the model has seen: above 0 leans to chatter. 0.0 when it has seen none of them."""
         if not self.rules or not self.chatter:
             return 0.0
-        total, n = 0.0, 0
+        total, n = 0.0, 0.0
         for feature in features(text):
             found = self.counts.get(feature)
             if found is None:
                 continue
             rules, chatter = found
-            total += math.log((chatter + SMOOTHING) / (self.chatter + 2 * SMOOTHING)) - math.log(
-                (rules + SMOOTHING) / (self.rules + 2 * SMOOTHING)
-            )
-            n += 1
+            weight = WORD_WEIGHT if feature.startswith(WORD) else 1.0
+            chatter_share = (chatter + SMOOTHING) / (self.chatter + 2 * SMOOTHING)
+            total += weight * math.log(chatter_share / ((rules + SMOOTHING) / (self.rules + 2 * SMOOTHING)))
+            n += weight
         return total / n if n else 0.0
 
 

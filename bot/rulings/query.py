@@ -117,6 +117,7 @@ class Vocabulary:
 @dataclass
 class QueryPlan:
     text: str = ""  # the question as prepared for segmentation
+    typed: str = ""  # the question as typed (cut at MAX_QUESTION_CHARS): how it is written, not what it says
     terms: list[str] = field(default_factory=list)  # known to the corpus, in order, unique
     phrases: list[list[str]] = field(default_factory=list)
     literals: list[str] = field(default_factory=list)  # quoted text, matched literally as well
@@ -681,7 +682,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     lexicon = vocab.lexicon
     stop = frozenset(lexicon.stopwords)
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])
-    plan = QueryPlan(text=text)
+    plan = QueryPlan(text=text, typed=question[:MAX_QUESTION_CHARS])
     for match in _PHRASE.finditer(text):
         quoted = next(g for g in match.groups() if g).strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
         # A quote of several sentences (「〜してもよい。そうしたなら〜」) is matched sentence by sentence too.

@@ -137,7 +137,7 @@ MISSING_KEYWORD_SHARE = 0.35
 OUTSIDE_COVERAGE = 0.34
 # A message written more like the channel's chatter than like a rules question by this much (the average
 # log-likelihood ratio of its character n-grams, bot/rulings/chatter.py) is no rules question. The
-# tuning halves' most chatter-like answerable question reads 0.18: this leaves a margin.
+# tuning halves' most chatter-like answerable question reads 0.22: this leaves a margin.
 CHATTER_ODDS = 0.3
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
 GAME_SHARE = 0.7
@@ -735,7 +735,7 @@ class Rulebook:
             return True
         # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
         # bot itself, however many game words and keywords it uses ("DEF高いやつばっかで疲れた").
-        if self.chatter.odds(plan.text) > CHATTER_ODDS:
+        if self.chatter.odds(plan.typed) > CHATTER_ODDS:
             return True
         # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
         # ("blocking against the strongest deck", "at the tournament").

@@ -34,6 +34,8 @@ EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おは
         "今日のフリー対戦、DEF高いユニットばっか並べてくる人に当たって疲れた〜",  # a keyword, in passing
         "新弾のアルカステラのイラスト最高すぎる、推しが増えた",  # the artwork
         "次のエーテル変換の動画いつ上がりますか？楽しみにしてます",  # a video, asked as a question
+        "GG everyone, that last block with my Arcastella was so clutch lol",  # English, by its words
+        "lol my opponent rolled 3d6 and got all sixes, I just gave up",  # dice, as typed (not 3個の6面ダイス)
     ],
 )
 def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message: str) -> None:
@@ -56,6 +58,7 @@ def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, qu
 def test_features_fold_width_case_and_numbers() -> None:
     assert features("ＤＥＦ３") == features("def7")
     assert features("a  b") == features("a b")
+    assert {"w:gg", "w:gg lol"} <= features("GG lol")  # English words and word pairs count too
 
 
 def test_a_model_leans_to_the_side_whose_examples_a_message_is_written_like() -> None:
