@@ -16,8 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -42,14 +41,19 @@ def features(text: str) -> frozenset[str]:
     return frozenset(grams)
 
 
+Counts = Mapping[str, tuple[int, int]]  # feature → (rules questions, chatter messages) holding it
+
+
 @dataclass(frozen=True)
 class ChatterModel:
-    """How many rules questions and how many chatter messages hold each n-gram, and how many of each
-    the model was trained on."""
+    """How many rules questions and how many chatter messages hold each feature, and how many of each
+    the model was trained on. `lookup` reads the counts of a message's features from elsewhere (the
+    index, so opening the rulebook reads none of them); without it they are `counts`."""
 
-    counts: Mapping[str, tuple[int, int]]  # n-gram → (rules questions, chatter messages) holding it
+    counts: Counts
     rules: int
     chatter: int
+    lookup: Callable[[frozenset[str]], Counts] | None = None
 
     @classmethod
     def train(cls, rules: Iterable[str], chatter: Iterable[str]) -> ChatterModel:
@@ -63,23 +67,16 @@ class ChatterModel:
         return cls({f: (r, c) for f, (r, c) in seen.items()}, totals[0], totals[1])
 
     def odds(self, text: str) -> float:
-        """The average log-likelihood ratio, chatter against rules, of the n-grams the message holds
+        """The average log-likelihood ratio, chatter against rules, of the features the message holds
         that the model has seen: above 0 leans to chatter. 0.0 when it has seen none of them."""
         if not self.rules or not self.chatter:
             return 0.0
+        grams = features(text)
+        found = self.lookup(grams) if self.lookup else {g: self.counts[g] for g in grams if g in self.counts}
         total, n = 0.0, 0.0
-        for feature in features(text):
-            found = self.counts.get(feature)
-            if found is None:
-                continue
-            rules, chatter = found
+        for feature, (rules, chatter) in found.items():
             weight = WORD_WEIGHT if feature.startswith(WORD) else 1.0
             chatter_share = (chatter + SMOOTHING) / (self.chatter + 2 * SMOOTHING)
             total += weight * math.log(chatter_share / ((rules + SMOOTHING) / (self.rules + 2 * SMOOTHING)))
             n += weight
         return total / n if n else 0.0
-
-
-def count_rows(model: ChatterModel) -> Counter[str]:
-    """The model's sizes, for the index's meta table."""
-    return Counter({"rules": model.rules, "chatter": model.chatter})

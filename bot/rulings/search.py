@@ -161,6 +161,7 @@ OWN_WORDS = 2  # words one of our games coined that make a question naming anoth
 SCENE_SHARE = 0.5  # a word only the scene-setting sentences of a question use
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 PART_POOL = 60  # a part re-ranks the whole question's best candidates, not all of a large corpus's
+SQL_CHUNK = 400  # values bound in one IN (...): SQLite allows a few hundred to tens of thousands
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
@@ -285,10 +286,8 @@ class Rulebook:
         ).fetchone()
         self.avg_lengths = tuple(max(float(a or 0.0), 1.0) for a in averages)
         self.asked_count = int(self.db.execute("SELECT count(*) FROM asked").fetchone()[0])
-        sizes = json.loads(self._meta("chatter_sizes") or "[0, 0]")
-        self.chatter = ChatterModel(
-            {f: (r, c) for f, r, c in self.db.execute("SELECT feature, rules, chatter FROM chatter")}, *sizes
-        )
+        rules, chatter = json.loads(self._meta("chatter_sizes") or "[0, 0]")
+        self.chatter = ChatterModel({}, rules, chatter, lookup=self._chatter_counts)
         self.english_stopwords = frozenset(lexicon.english_stopwords)
 
         segmented: dict[str, tuple[str, ...]] = {}  # each lexicon word is segmented once, however often listed
@@ -420,6 +419,19 @@ class Rulebook:
         self._skeletons: dict[str, str] = {}
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
+
+    def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
+        """The chatter model's counts of a message's features, read from the index."""
+        found: dict[str, tuple[int, int]] = {}
+        listed = sorted(grams)
+        for at in range(0, len(listed), SQL_CHUNK):
+            chunk = listed[at : at + SQL_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for feature, rules, chatter in self.db.execute(
+                f"SELECT feature, rules, chatter FROM chatter WHERE feature IN ({marks})", chunk
+            ):
+                found[feature] = (rules, chatter)
+        return found
 
     def _games_quoting(self, name: str) -> frozenset[str]:
         if len(name) < 3:  # trigrams need three characters
