@@ -46,7 +46,7 @@ def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message:
 @pytest.mark.parametrize(
     "question",
     [
-        "ねえねえ、タップしてるアルカステラってブロックできたっけ？w",
+        "なあなあ、攻撃して横向きになったユニットでも相手の攻撃止められたっけ？w",
         "先攻の最初のターンってドローしないんだっけ",
         "my kid says you can challenge a ready character, is that right?",
     ],
