@@ -25,7 +25,7 @@ SMOOTHING = 1.0
 _DIGITS = re.compile(r"[0-9]+")
 _SPACES = re.compile(r"\s+")
 _LATIN_WORD = re.compile(r"[a-z0-9']+")
-WORD = "w:"  # the prefix of a word feature (no character n-gram holds a colon after a w and nothing else)
+WORD = "w::"  # the prefix of a word feature: four characters at least, so never one of the n-grams
 WORD_WEIGHT = 4.0
 
 

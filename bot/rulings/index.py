@@ -48,7 +48,7 @@ CREATE TABLE unplaced(json TEXT NOT NULL);
 -- The questions players ask that a passage answers (rules/asked.toml), each a small document of its
 -- own: a question worded like one of them finds its passage though it shares few words with the rule.
 CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL, terms TEXT NOT NULL);
--- How many rules questions and how many chatter messages hold each character n-gram (bot/rulings/chatter.py).
+-- How many rules questions and how many chatter messages hold each feature (bot/rulings/chatter.py).
 CREATE TABLE chatter(feature TEXT PRIMARY KEY, rules INTEGER NOT NULL, chatter INTEGER NOT NULL);
 CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
 CREATE TABLE asked_postings(

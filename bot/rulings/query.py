@@ -523,13 +523,13 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 )
                 # A verb or an adverb the dictionary knows, spelled as typed (しよう of どうしよう, ただ), is
                 # no noun in kana (使用, 唯).
-                a_verb = (start + i, start + j) in not_nouns and not typed_katakana
+                no_noun = (start + i, start + j) in not_nouns and not typed_katakana
                 # Nor inside a longer word the dictionary knows (the ようご of おはようございます), nor
                 # beginning halfway through one (the きどう of ときどうする is no 起動).
                 inside = any(
                     (b <= start + i and start + j <= e and e - b > j - i) or b < start + i < e for b, e, _ in words
                 )
-                if whole and not in_grammar and not a_verb and not inside:
+                if whole and not in_grammar and not no_noun and not inside:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
                     for position in range(start + i, start + j):

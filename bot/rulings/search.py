@@ -136,7 +136,7 @@ MISSING_KEYWORD_SHARE = 0.35
 # Plainly outside the corpus: no game word, and the best passage carries less than this share.
 OUTSIDE_COVERAGE = 0.34
 # A message written more like the channel's chatter than like a rules question by this much (the average
-# log-likelihood ratio of its character n-grams, bot/rulings/chatter.py) is no rules question. The
+# log-likelihood ratio of its character n-grams and English words, bot/rulings/chatter.py) is no rules question. The
 # tuning halves' most chatter-like answerable question reads 0.22: this leaves a margin.
 CHATTER_ODDS = 0.3
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
@@ -731,8 +731,8 @@ class Rulebook:
         return game if best / total >= GAME_SHARE else table_game
 
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
-        """Plainly outside the corpus: another game, a game keyword the corpus never names, or no game
-        word at all and little in common with any passage."""
+        """Plainly outside the corpus: another game, a game keyword the corpus never names, chatter
+        rather than a question, or no game word at all and little in common with any passage."""
         # A player coming from another game may name it ("in MTG it's lands") and ask in words one of
         # our games coined (ether, Arcastella), or about a card the corpus discusses: then it is that
         # game's question.

@@ -58,7 +58,7 @@ def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, qu
 def test_features_fold_width_case_and_numbers() -> None:
     assert features("ＤＥＦ３") == features("def7")
     assert features("a  b") == features("a b")
-    assert {"w:gg", "w:gg lol"} <= features("GG lol")  # English words and word pairs count too
+    assert {"w::gg", "w::gg lol"} <= features("GG lol")  # English words and word pairs count too
 
 
 def test_a_model_leans_to_the_side_whose_examples_a_message_is_written_like() -> None:
