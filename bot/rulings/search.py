@@ -161,7 +161,6 @@ OWN_WORDS = 2  # words one of our games coined that make a question naming anoth
 SCENE_SHARE = 0.5  # a word only the scene-setting sentences of a question use
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
 PART_POOL = 60  # a part re-ranks the whole question's best candidates, not all of a large corpus's
-SQL_CHUNK = 400  # values bound in one IN (...): SQLite allows a few hundred to tens of thousands
 HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
@@ -421,17 +420,12 @@ class Rulebook:
             self._skeletons.setdefault(kana_skeleton(word), word)
 
     def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
-        """The chatter model's counts of a message's features, read from the index."""
-        found: dict[str, tuple[int, int]] = {}
-        listed = sorted(grams)
-        for at in range(0, len(listed), SQL_CHUNK):
-            chunk = listed[at : at + SQL_CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for feature, rules, chatter in self.db.execute(
-                f"SELECT feature, rules, chatter FROM chatter WHERE feature IN ({marks})", chunk
-            ):
-                found[feature] = (rules, chatter)
-        return found
+        """The chatter model's counts of a message's features, read from the index in one statement."""
+        rows = self.db.execute(
+            "SELECT c.feature, c.rules, c.chatter FROM json_each(?) j JOIN chatter c ON c.feature = j.value",
+            (json.dumps(sorted(grams)),),  # ASCII JSON: any text binds, json_each reads it back
+        )
+        return {feature: (rules, chatter) for feature, rules, chatter in rows}
 
     def _games_quoting(self, name: str) -> frozenset[str]:
         if len(name) < 3:  # trigrams need three characters
