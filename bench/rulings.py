@@ -9,10 +9,9 @@ only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT
 round's, HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third
 round's (each written by one person who had read only the seeds' README, labelled by another who
 did not run the search); HELD-OUT 1 is the first batch's; HELD-OUT all pools them. Beside them: the
-fourteenth batch's tuning half (tune14), every tuning
-question together (tune, tune2 of a batch written blind in the second round, tune3, tune4, tune5,
-tune6, a validation batch, and tune7 to tune14), and the old set (tests/rulings/eval.toml, written
-in the corpus's own words).
+fourteenth batch's tuning half (tune14), every tuning question together (tune, tune2 of a batch
+written blind in the second round, tune3, tune4, tune5, tune6, a validation batch, and tune7 to
+tune14), and the old set (tests/rulings/eval.toml, written in the corpus's own words).
 
 Metrics (answerable = the corpus states the answer):
 - recall@1 / recall@3: the first / any of the first three passages (or a restatement grouped under

@@ -12,8 +12,9 @@ import hashlib
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon, load_lexicon
@@ -24,6 +25,7 @@ from bot.rulings.parse import parse_document
 LEXICON_FILE = "lexicon.toml"
 ASKED_FILE = "asked.toml"
 CHATTER_FILE = "chatter.toml"
+_Model = TypeVar("_Model", bound=BaseModel)
 DATA_FILES = (LEXICON_FILE, ASKED_FILE, CHATTER_FILE)
 
 
@@ -75,6 +77,17 @@ def _first_line(exc: Exception) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
+def _read_data(path: Path, model: type[_Model]) -> _Model:
+    """A data file of rules/ read as its model; anything else is a RulingsError naming the file."""
+    try:
+        with path.open("rb") as fh:
+            return model.model_validate(tomllib.load(fh))
+    except UnicodeDecodeError as exc:
+        raise RulingsError("rulings.not_utf8", file=path.name) from exc
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        raise RulingsError("rulings.meta_invalid", file=path.name, detail=_first_line(exc)) from exc
+
+
 def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, Asked]:
     """The questions players ask that each passage answers (`asked.toml`), by passage id: searched
     beside the passage's own words, they bridge the gap between how the rules say a thing and how
@@ -82,13 +95,7 @@ def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, As
     path = rules_dir / ASKED_FILE
     if not path.is_file():
         return {}
-    try:
-        with path.open("rb") as fh:
-            asked = AskedFile.model_validate(tomllib.load(fh)).root
-    except UnicodeDecodeError as exc:
-        raise RulingsError("rulings.not_utf8", file=ASKED_FILE) from exc
-    except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulingsError("rulings.meta_invalid", file=ASKED_FILE, detail=_first_line(exc)) from exc
+    asked = _read_data(path, AskedFile).root
     known = {p.id for d in documents for p in d.passages}
     shipped = {d.meta.id for d in documents}
     for pid in asked:
@@ -104,13 +111,7 @@ def load_chatter(rules_dir: Path) -> list[ChatterExample]:
     path = rules_dir / CHATTER_FILE
     if not path.is_file():
         return []
-    try:
-        with path.open("rb") as fh:
-            messages = ChatterFile.model_validate(tomllib.load(fh)).message
-    except UnicodeDecodeError as exc:
-        raise RulingsError("rulings.not_utf8", file=CHATTER_FILE) from exc
-    except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulingsError("rulings.meta_invalid", file=CHATTER_FILE, detail=_first_line(exc)) from exc
+    messages = _read_data(path, ChatterFile).message
     repeated = sorted(i for i, n in Counter(m.id for m in messages).items() if n > 1)
     if repeated:
         raise RulingsError("rulings.meta_invalid", file=CHATTER_FILE, detail=f"{repeated[0]}: id given twice")

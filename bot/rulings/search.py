@@ -135,9 +135,9 @@ DIRECT_COVERAGE = 0.6
 MISSING_KEYWORD_SHARE = 0.35
 # Plainly outside the corpus: no game word, and the best passage carries less than this share.
 OUTSIDE_COVERAGE = 0.34
-# A message written more like the channel's chatter than like a rules question by this much (the average
-# log-likelihood ratio of its character n-grams and English words, bot/rulings/chatter.py) is no rules question. The
-# tuning halves' most chatter-like answerable question reads 0.22: this leaves a margin.
+# A message written more like the channel's chatter than like a rules question by this much (the
+# average log-likelihood ratio of its character n-grams and English words, bot/rulings/chatter.py)
+# is no rules question. The tuning halves' most chatter-like answerable question reads 0.22.
 CHATTER_ODDS = 0.3
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
 GAME_SHARE = 0.7

@@ -7,6 +7,7 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
+from bot.rulings.models import Label
 from bot.rulings.search import Rulebook
 
 TESTS = Path(__file__).resolve().parent
@@ -18,6 +19,18 @@ JUDGE = "lgi-rules-class-10"
 def top_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
     """The ids of the passages the answer shows, best first (none when it answers with none)."""
     return [h.id for h in rulebook.search(question, k=k).hits]
+
+
+def is_outside(rulebook: Rulebook, question: str) -> bool:
+    """No passage, labelled outside the corpus: what the search says of a message asking no rules."""
+    answer = rulebook.search(question)
+    return not answer.hits and answer.label is Label.OUTSIDE
+
+
+def is_answered(rulebook: Rulebook, question: str) -> bool:
+    """Passages shown, whatever their label: the search took it for a rules question."""
+    answer = rulebook.search(question)
+    return bool(answer.hits) and answer.label is not Label.OUTSIDE
 
 
 def _bigrams(text: str) -> set[str]:

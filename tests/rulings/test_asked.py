@@ -7,13 +7,14 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rulings.corpus import ASKED_FILE, load_asked, load_corpus
+from bot.rulings.corpus import ASKED_FILE, CHATTER_FILE, load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
 from bot.rulings.models import Label, ParsedDocument
@@ -106,14 +107,20 @@ def test_questions_of_a_document_not_shipped_are_left_out(rules_copy: Path) -> N
     assert asked and not any(pid.startswith("house-rules/") for pid in asked)
 
 
+@pytest.mark.parametrize(
+    ("name", "load"),
+    [(ASKED_FILE, lambda folder: load_asked(folder, [])), (CHATTER_FILE, load_chatter)],
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))
-def test_any_asked_file_loads_or_is_our_error(tmp_path: Path, data: bytes) -> None:
+def test_any_asked_or_chatter_file_loads_or_is_our_error(
+    tmp_path: Path, name: str, load: Callable[[Path], object], data: bytes
+) -> None:
     folder = tmp_path / "fuzz"
     folder.mkdir(exist_ok=True)
-    (folder / ASKED_FILE).write_bytes(data)
+    (folder / name).write_bytes(data)
     with contextlib.suppress(RulingsError):  # our error is fine; any other fails the test
-        load_asked(folder, [])
+        load(folder)
 
 
 def test_every_rule_passage_has_questions_in_both_languages(documents: dict[str, ParsedDocument]) -> None:

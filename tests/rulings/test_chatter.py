@@ -5,23 +5,21 @@ is built and holds no evaluation question."""
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rulings.chatter import ChatterModel, features
 from bot.rulings.corpus import CHATTER_FILE, load_chatter
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
-from bot.rulings.models import Label
 from bot.rulings.search import Rulebook
 
-from .helpers import TESTS, close_to_evaluation
+from .helpers import TESTS, close_to_evaluation, is_answered, is_outside
 
 RULES = TESTS.parents[1] / "rules"
 EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おはよう"\n'
@@ -39,8 +37,7 @@ EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おは
     ],
 )
 def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message: str) -> None:
-    answer = rulebook.search(message)
-    assert answer.hits == [] and answer.label is Label.OUTSIDE
+    assert is_outside(rulebook, message)
 
 
 @pytest.mark.parametrize(
@@ -52,7 +49,7 @@ def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message:
     ],
 )
 def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, question: str) -> None:
-    assert rulebook.search(question).hits
+    assert is_answered(rulebook, question)
 
 
 def test_features_fold_width_case_and_numbers() -> None:
@@ -106,16 +103,6 @@ def test_without_a_chatter_file_the_search_still_answers(rules_dir: Path, tmp_pa
         assert book.search("タップ状態のアルカステラはブロックできる？").hits
     finally:
         book.close()
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))
-def test_any_chatter_file_loads_or_is_our_error(tmp_path: Path, data: bytes) -> None:
-    folder = tmp_path / "fuzz"
-    folder.mkdir(exist_ok=True)
-    (folder / CHATTER_FILE).write_bytes(data)
-    with contextlib.suppress(RulingsError):  # our error is fine; any other fails the test
-        load_chatter(folder)
 
 
 @settings(max_examples=200, deadline=None)

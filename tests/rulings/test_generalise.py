@@ -12,7 +12,7 @@ from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
 
-from .helpers import HN, JUDGE, top_ids
+from .helpers import HN, JUDGE, is_answered, is_outside, top_ids
 
 
 def test_everyday_words_weigh_less_than_the_topic(rulebook: Rulebook) -> None:
@@ -258,8 +258,7 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
 )
 def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
     """What a channel asks beside the rules: no passage, however many game words it uses."""
-    answer = rulebook.search(question)
-    assert not answer.hits and answer.label is Label.OUTSIDE
+    assert is_outside(rulebook, question)
 
 
 @pytest.mark.parametrize(
@@ -273,8 +272,7 @@ def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: 
 )
 def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, question: str) -> None:
     """It names a game keyword (DEF, ブロック, エグザート): a rules question, asked at a tournament or not."""
-    answer = rulebook.search(question)
-    assert answer.hits and answer.label is not Label.OUTSIDE
+    assert is_answered(rulebook, question)
 
 
 @pytest.mark.parametrize(
@@ -299,8 +297,7 @@ def test_a_question_to_the_bot_about_itself_is_outside(rulebook: Rulebook, quest
     ],
 )
 def test_a_rules_question_naming_the_bot_is_answered(rulebook: Rulebook, question: str) -> None:
-    answer = rulebook.search(question)
-    assert answer.hits and answer.label is not Label.OUTSIDE
+    assert is_answered(rulebook, question)
 
 
 @pytest.mark.parametrize(
