@@ -43,6 +43,7 @@ def clean_tooltips(line: str) -> tuple[str, list[tuple[str, str]]]:
 
 _PAREN = re.compile(r"[（(][^）)]*[）)]")
 _QUOTED = re.compile(r"「([^」]+)」")
+_QUOTES = re.compile(r"「[^」]*」|“[^”]*”|《[^》]*》")  # card text and names a passage quotes
 
 
 def table_row_entries(english: str, japanese: str) -> list[tuple[str, str]]:
@@ -102,9 +103,15 @@ class Lexicon(BaseModel):
     # What a channel asks beside the rules (when the next tournament is, which deck is best): regular
     # expressions; a question matching one and naming no game keyword is no rules question.
     outside_asks: list[str] = Field(default_factory=list)
+    # A question asking whether something can be done (regular expressions), and a passage saying in
+    # its own words what can, cannot or must be done: the kind of passage that answers such a question.
+    asks_can: list[str] = Field(default_factory=list)
+    says_can: list[str] = Field(default_factory=list)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
     _name_forms: tuple[tuple[str, re.Pattern[str]], ...] = PrivateAttr(default=())
     _outside_asks: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
+    _asks_can: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
+    _says_can: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
 
     @field_validator("card_name_forms")
     @classmethod
@@ -112,9 +119,9 @@ class Lexicon(BaseModel):
         _check_regexes(forms.values())
         return forms
 
-    @field_validator("outside_asks")
+    @field_validator("outside_asks", "asks_can", "says_can")
     @classmethod
-    def _valid_outside_asks(cls, patterns: list[str]) -> list[str]:
+    def _valid_regex_lists(cls, patterns: list[str]) -> list[str]:
         _check_regexes(patterns)
         return patterns
 
@@ -128,6 +135,8 @@ class Lexicon(BaseModel):
         self._compiled = tuple((re.compile(p), word) for p, word in self.patterns.items())
         self._name_forms = tuple((game, re.compile(form)) for game, form in self.card_name_forms.items())
         self._outside_asks = tuple(re.compile(p) for p in self.outside_asks)
+        self._asks_can = tuple(re.compile(p) for p in self.asks_can)
+        self._says_can = tuple(re.compile(p) for p in self.says_can)
 
     def games_naming_cards(self, text: str) -> list[str]:
         """The games whose way of naming cards a text uses."""
@@ -136,6 +145,16 @@ class Lexicon(BaseModel):
     def asks_outside(self, text: str) -> bool:
         """Whether a text asks what a channel asks beside the rules (`outside_asks`)."""
         return any(p.search(text) for p in self._outside_asks)
+
+    def asks_whether_can(self, question: str) -> bool:
+        """Whether a question asks if something can be done (`asks_can`)."""
+        return any(p.search(question) for p in self._asks_can)
+
+    def says_what_can(self, plain: str) -> bool:
+        """Whether a passage says in its own words, not in the card text it quotes, what can, cannot
+        or must be done (`says_can`)."""
+        own = _QUOTES.sub("", plain)
+        return any(p.search(own) for p in self._says_can)
 
     def prepare(self, text: str) -> str:
         """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""

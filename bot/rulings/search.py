@@ -77,6 +77,9 @@ ASKED_HOLDS = 0.9  # of the question's words, one nearest asked question holding
 ASKED_TERMS = 40  # the rarest of the question's terms (SQLite's compound queries stop at 500 parts)
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
+# Asked whether something can be done, a passage saying what can, cannot or must be done answers it
+# more often than one describing what happens (lexicon `asks_can`, `says_can`).
+CAN_BONUS = 0.1
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions and terminology rows are glosses: behind the rules unless the question names
@@ -218,9 +221,10 @@ class _Asks:
     translation: bool  # about the translation or the original's words
     term: bool  # what a word is called in the other language
     unverified: bool  # about the passages the translator marked unverified
+    can: bool  # whether something can be done (lexicon `asks_can`)
 
     @classmethod
-    def of(cls, plan: QueryPlan) -> _Asks:
+    def of(cls, plan: QueryPlan, lexicon: Lexicon) -> _Asks:
         lowered = plan.text.lower()
         translation = any(w in lowered for w in _ASKS_TRANSLATION)
         literals = plan.literals
@@ -228,7 +232,13 @@ class _Asks:
             # English wording quoted from an English card ("this turn") is found in the Japanese text
             # only where the translator discusses the original's words: no sign of the rule asked.
             literals = [lit for lit in literals if not (lit.isascii() and " " in lit)]
-        return cls(literals, translation, bool(_ASKS_TERM.search(lowered)), any(w in lowered for w in _ASKS_UNVERIFIED))
+        return cls(
+            literals,
+            translation,
+            bool(_ASKS_TERM.search(lowered)),
+            any(w in lowered for w in _ASKS_UNVERIFIED),
+            lexicon.asks_whether_can(plan.text),
+        )
 
 
 class Rulebook:
@@ -929,7 +939,7 @@ class Rulebook:
         ).fetchall()
         scored = []
         name_only: dict[int, frozenset[str]] = {}
-        asks = _Asks.of(plan)
+        asks = _Asks.of(plan, self.vocab.lexicon)
         for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
             if game is not None and pgame != game:
                 continue
@@ -1101,6 +1111,8 @@ class Rulebook:
             bonus += SOFT_LITERAL_BONUS
         if any(card in plain for card in plan.cards):
             bonus += CARD_NAME_BONUS  # the passage about the card the question names
+        if asks.can and self.vocab.lexicon.says_what_can(plain):
+            bonus += CAN_BONUS
         if kind is Kind.UNVERIFIED and not asks.unverified:
             bonus -= UNVERIFIED_PENALTY
         if kind is Kind.TRANSLATOR_NOTE and not asks.translation:

@@ -168,6 +168,8 @@ def test_bad_metadata_names_the_field_and_the_problem(tmp_path: Path) -> None:
     [
         ('[card_name_forms]\nlorcana = "[A-Z"\n', "card_name_forms", "[A-Z"),  # a game's way of naming cards
         ('outside_asks = ["(大会|"]\n', "outside_asks", "(大会|"),  # what a channel asks beside the rules
+        ("asks_can = ['(でき|']\n", "asks_can", "(でき|"),  # a question asking whether something can be done
+        ("says_can = ['でき(る']\n", "says_can", "でき(る"),  # a passage saying what can be done
     ],
 )
 def test_a_lexicon_pattern_that_is_no_regular_expression_is_a_clear_error(
