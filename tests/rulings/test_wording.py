@@ -151,3 +151,12 @@ def test_two_forms_of_one_english_word_count_once(rulebook: Rulebook) -> None:
     plan = rulebook.plan("If I choose a character and the chosen one is banished, then banish another?")
     assert [u for u, members in plan.units.items() if "選ぶ" in members] == ["en:choose"]
     assert [u for u, members in plan.units.items() if "退場" in members] == ["en:banished"]
+
+
+def test_a_card_underneath_in_players_words_finds_the_rule_for_cards_under_others(rulebook: Rulebook) -> None:
+    """Players say a card is under, beneath or hidden below another; the rules say 下にあるカード."""
+    for question in (
+        "Is the card underneath my shifted character still a character in play for counting?",
+        "シフト元として下に隠れてるカードって、場にいるキャラとして数えていいの？",
+    ):
+        assert f"{JUDGE}/08/03" in top_ids(rulebook, question), question
