@@ -72,6 +72,7 @@ class Vocabulary:
     # (倒された → 倒す, 使える → 使う).
     synonym_lemmas: Mapping[str, str] = field(default_factory=dict)
     english_keys_words: frozenset[str] = frozenset()
+    keyword_key_words: frozenset[str] = frozenset()  # the words of the English keys that name game keywords
     longest_reading: int = 0  # no kana spelling is looked up longer than this
     keyword_terms: frozenset[str] = frozenset()  # the lexicon's game keywords, whether the corpus has them
     english_weights: Mapping[str, float] = field(default_factory=dict)  # below 1: a card's character name alone
@@ -104,6 +105,9 @@ class Vocabulary:
         self.alias_forms = {a: to_katakana(a.lower()) for a in aliases}
         self.game_names = frozenset(n for a in aliases for n in (a.lower(), self.alias_forms[a], *a.lower().split()))
         self.english_keys_words = frozenset(w for key in self.english for w in key.split())
+        self.keyword_key_words = frozenset(
+            w for key, terms in self.english.items() if set(terms) & self.keyword_terms for w in key.split()
+        )
         self.longest_reading = max(map(len, self.by_reading), default=0)
         # A stem a stop word shares is no sign of the key (times, time → tim: no timing).
         stop = {stem_word(w) for w in self.lexicon.english_stopwords}
@@ -370,11 +374,29 @@ def _title_name_spans(text: str, vocab: Vocabulary, stop: frozenset[str]) -> lis
                 or stem_word(word) in vocab.english_keys_words
                 or stem_word(word) in vocab.english_stems
                 or _CONTRACTIONS.get(word, word) in vocab.english
+                or _typo_of_keyword(word, vocab)
             )
 
         if not all(known(w) for w in words):
             out.append((m.start(), _name_end(m.group(), m.start(), vocab)))
     return out
+
+
+TITLE_TYPO_CHARS = 5  # shorter capitalised words one letter from a keyword are names often enough (Hades)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _typo_of_keyword(word: str, vocab: Vocabulary) -> bool:
+    """Whether a word is one letter (dropped, added, changed or swapped) from a word of a game
+    keyword's English key: "Ether Efect" is a game word typed wrong, not a card's name."""
+    if len(word) < TITLE_TYPO_CHARS:
+        return False
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in cuts if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
+    edits |= {a + c + b for a, b in cuts for c in _LETTERS}
+    return bool(edits & vocab.keyword_key_words)
 
 
 def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:

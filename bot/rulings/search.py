@@ -648,7 +648,12 @@ class Rulebook:
         # Two neighbouring letters swapped (ehter, shfit) are as far as one edit, though difflib scores
         # them low; swapping them back lands on a game word, and a real word rarely does.
         swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1))
-        return next((w for w in swaps if w != word and w in self._latin_words), None) if latin else None
+        swapped = next((w for w in swaps if w != word and w in self._latin_words), None) if latin else None
+        if swapped or not latin:
+            return swapped
+        # An inflected typo (bloking, chalenging) is compared without its ending (blok → block).
+        stem = stem_word(word)
+        return self._close_word(stem, capitalised) if stem != word and len(stem) >= MIN_DROP_CHARS else None
 
     def _unit_games(self, plan: QueryPlan, unit: str) -> dict[str, float]:
         """The games whose passages hold the word typed (not its synonyms), with the share of its

@@ -215,6 +215,24 @@ def test_two_letters_swapped_in_a_longer_english_word_are_a_typo_but_a_real_word
     assert rulebook.plan("Is this a trial or an angel?").corrections == []
 
 
+def test_an_inflected_typo_is_compared_without_its_ending(rulebook: Rulebook) -> None:
+    """bloking is no word one letter from block, but blok is: the ending is set aside, then compared."""
+    answer = rulebook.search("so what does bloking actually do to my unit")
+    assert ("bloking", "block") in answer.searched_for
+    assert answer.hits and any("ブロック" in h.text for h in answer.hits)
+    assert rulebook.plan("Does chalenging a character exert mine?").corrections == [("chalenging", "challenge")]
+    assert rulebook.plan("I was walking to the shop").corrections == []  # a real word keeps its ending
+
+
+def test_a_capitalised_game_word_typed_wrong_is_no_card_name(rulebook: Rulebook) -> None:
+    """ "Ether Efect" is two capitalised words, one of them unknown, as a card's name is; but Efect is
+    one letter from a keyword's word: Ether is translated and Efect searched as effect."""
+    plan = rulebook.plan("Quick one: what counts as an Ether Efect?")
+    assert "エーテル" in plan.weights and "ether" not in plan.unknown_names
+    assert ("efect", "effect") in plan.corrections
+    assert {"dragon", "fire"} <= set(rulebook.plan("Can Dragon Fire pick my own unit?").unknown_names)
+
+
 @pytest.mark.parametrize(
     ("question", "typed", "meant"),
     [
