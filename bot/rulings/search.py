@@ -142,6 +142,7 @@ OUTSIDE_COVERAGE = 0.34
 # average log-likelihood ratio of its character n-grams and English words, bot/rulings/chatter.py)
 # is no rules question. The tuning halves' most chatter-like answerable question reads 0.22.
 CHATTER_ODDS = 0.3
+RULES_LIKE_ODDS = -0.1  # a message leaning to the rules questions' way of writing by more than this
 # Which game a question is about: the share of its (idf-weighted) words found mostly in one game.
 GAME_SHARE = 0.7
 # Beside a running table, a question's words must belong this much to the other game to be about it.
@@ -756,7 +757,8 @@ class Rulebook:
             return True
         # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
         # bot itself, however many game words and keywords it uses ("DEF高いやつばっかで疲れた").
-        if self.chatter.odds(plan.typed) > CHATTER_ODDS:
+        odds = self.chatter.odds(plan.typed)
+        if odds > CHATTER_ODDS:
             return True
         # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
         # ("blocking against the strongest deck", "at the tournament").
@@ -771,12 +773,14 @@ class Rulebook:
         # Words every card game and every question about one uses (カード, デッキ: in most passages) and
         # numbers say nothing of the rules being asked about.
         common = TOPIC_MAX_SHARE * self.vocab.passages
-        game_words = any(
-            t in self.game_words and self.vocab.df.get(t, 0) <= common and not _NUMBER.match(t)
+        typed_game_words = [
+            t
             for unit in plan.units
             if unit.removeprefix("en:") not in self.vocab.general_english and unit not in self.general_synonyms
             for t in plan.own(unit)
-        )
+            if t in self.game_words and not _NUMBER.match(t)
+        ]
+        game_words = any(self.vocab.df.get(t, 0) <= common for t in typed_game_words)
         numbers_only = bool(plan.units) and all(_NUMBER.match(u) for u in plan.units)  # 2+2: every passage has a 2
         # A question to the bot about itself (who runs it, is it accurate, where to report a mistake) uses
         # plenty of words the lexicon knows (公開, 英語, 間違い); only the games' own terms, or a word of
@@ -788,7 +792,10 @@ class Rulebook:
         # Naming a game is no rules question by itself (who publishes HorizonNotes, is there an app).
         if game_words or not (best < OUTSIDE_COVERAGE or numbers_only):
             return False
-        return numbers_only or not self._asked_holds(plan)
+        # Few words in common with any passage, but written as a rules question is and in the games'
+        # common words (効果, damage: a clumsy or misspelt question), it gets the closest passages.
+        rules_like = odds <= RULES_LIKE_ODDS and bool(typed_game_words)
+        return numbers_only or not (rules_like or self._asked_holds(plan))
 
     def _table_game_words(self, plan: QueryPlan) -> bool:
         """Whether the question uses a game word of the rulebook of the game the referee's tables play."""

@@ -17,6 +17,7 @@ from bot.rulings.chatter import ChatterModel, features
 from bot.rulings.corpus import CHATTER_FILE, load_chatter
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
+from bot.rulings.models import Label
 from bot.rulings.search import Rulebook
 
 from .helpers import TESTS, close_to_evaluation, is_answered, is_outside
@@ -50,6 +51,17 @@ def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message:
 )
 def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, question: str) -> None:
     assert is_answered(rulebook, question)
+
+
+def test_a_clumsy_rules_question_sharing_few_words_with_the_rules_gets_the_closest_passages(
+    rulebook: Rulebook,
+) -> None:
+    """Few words in common with any passage and no game word: written as a rules question is, it gets
+    the closest passages, labelled as such; chatter as short and as far from the rules gets none."""
+    answer = rulebook.search("is there a rule for what happens when two effects want opposite things")
+    assert answer.hits and answer.label is Label.CLOSEST
+    assert is_outside(rulebook, "who won the last big tournament?")
+    assert is_outside(rulebook, "what's everyone's favourite card art")
 
 
 def test_features_fold_width_case_and_numbers() -> None:
