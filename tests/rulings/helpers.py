@@ -3,7 +3,9 @@ whether a text is an evaluation question in other clothes."""
 
 from __future__ import annotations
 
+import math
 import tomllib
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -38,14 +40,35 @@ def _bigrams(text: str) -> set[str]:
     return {text[i : i + 2] for i in range(len(text) - 1)} or {text}
 
 
+NEAR = 0.5  # the share of character pairs (Jaccard) that makes two texts one question reworded
+
+
 def close_to_evaluation(texts: Iterable[str]) -> list[str]:
-    """The texts sharing half their character pairs with a question of tests/rulings/blind.toml or
-    eval.toml (a shorter, reworded or typo-fixed copy included): the evaluation is blind to them."""
+    """The texts sharing half their character pairs with a question of tests/rulings/blind.toml,
+    eval.toml or written.toml (a shorter, reworded or typo-fixed copy included): the evaluation is
+    blind to them."""
     evaluation = []
-    for name in ("blind.toml", "eval.toml"):
+    for name in ("blind.toml", "eval.toml", "written.toml"):
         with (TESTS / name).open("rb") as fh:
             evaluation += [_bigrams(q["text"]) for q in tomllib.load(fh)["question"]]
-    near = [
-        t for t in texts for grams in [_bigrams(t)] if any(len(grams & e) / len(grams | e) >= 0.5 for e in evaluation)
-    ]
+    # Two sets sharing half their union share one of the rarest pairs of each (prefix filtering): only
+    # the questions holding one of a text's rarest pairs are compared with it.
+    rarity: Counter[str] = Counter(g for grams in evaluation for g in grams)
+
+    def prefix(grams: set[str]) -> list[str]:
+        ordered = sorted(grams, key=lambda g: (rarity[g], g))
+        return ordered[: len(grams) - math.ceil(NEAR * len(grams)) + 1]
+
+    holding: dict[str, list[int]] = {}
+    for n, grams in enumerate(evaluation):
+        for g in prefix(grams):
+            holding.setdefault(g, []).append(n)
+    near = []
+    for text in texts:
+        grams = _bigrams(text)
+        # and their sizes are within a factor of two of each other
+        low, high = NEAR * len(grams), len(grams) / NEAR
+        candidates = {n for g in prefix(grams) for n in holding.get(g, ()) if low <= len(evaluation[n]) <= high}
+        if any(len(grams & evaluation[n]) / len(grams | evaluation[n]) >= NEAR for n in candidates):
+            near.append(text)
     return near

@@ -232,6 +232,20 @@ def test_the_blind_set_is_well_formed(rulebook: Rulebook) -> None:
             assert all(e.startswith(f"{HOUSE}/") for e in q.get("expect", [])), q["id"]
 
 
+def test_the_written_set_is_well_formed(rulebook: Rulebook) -> None:
+    """tests/rulings/written.toml: each question labelled with the one passage it was written for, a
+    house rule's questions silent, none repeated, in both languages."""
+    with (BLIND.parent / "written.toml").open("rb") as fh:
+        questions = tomllib.load(fh)["question"]
+    known = {row[0] for row in rulebook.db.execute("SELECT id FROM passages")}
+    assert len({q["id"] for q in questions}) == len({q["text"] for q in questions}) == len(questions)
+    assert {q["lang"] for q in questions} == {"ja", "en"}
+    for q in questions:
+        (expect,) = q["expect"]
+        assert expect in known, q["id"]
+        assert q["kind"] == ("silent" if expect.startswith(f"{HOUSE}/") else "answer"), q["id"]
+
+
 def test_a_house_rule_barely_closer_than_the_rule_answering_is_not_shown(rulebook: Rulebook) -> None:
     """House rule 3 (untapping) holds a little more of this question's words than the DEF rule does;
     the rule answers it, and the house rule would only be noise beside it."""

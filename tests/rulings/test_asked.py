@@ -135,7 +135,7 @@ def test_every_rule_passage_has_questions_in_both_languages(documents: dict[str,
 
 def test_no_asked_question_is_an_evaluation_question() -> None:
     """The evaluation is blind: no asked question shares half its character pairs with a question of
-    tests/rulings/blind.toml or eval.toml (a shorter, reworded or typo-fixed copy included)."""
+    tests/rulings/blind.toml, eval.toml or written.toml (a shorter, reworded or typo-fixed copy included)."""
     with (Path(__file__).resolve().parents[2] / "rules" / ASKED_FILE).open("rb") as fh:
         asked = [q for entry in tomllib.load(fh).values() for q in [*entry["ja"], *entry["en"]]]
     assert close_to_evaluation(asked) == []
