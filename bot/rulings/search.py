@@ -1154,7 +1154,9 @@ class Rulebook:
         plan = self.plan(question)
         for card in cards:
             self._add_card(plan, card)
-        about = game or self._game_of(plan, table_game)
+        # Asked of the bot itself ("why does the bot untap first?"), a question is about the game its
+        # tables play, as if asked beside a running table.
+        about = game or self._game_of(plan, table_game or (TABLE_GAME if plan.to_referee else None))
         ranked = self._candidates(plan, game, prefer=about)
         rules = [c for c in ranked if not c.house]
         house = [c for c in ranked if c.house and about in (None, HOUSE_GAME)]
