@@ -199,7 +199,7 @@ def test_the_tables_option_value_is_shown_with_the_house_rule(rulebook: Rulebook
 
 
 def test_a_question_to_the_bot_is_about_the_game_its_tables_play(rulebook: Rulebook) -> None:
-    """"Ready" is Lorcana's word; asked why the bot does something, a question naming no game is about
+    """ "Ready" is Lorcana's word; asked why the bot does something, a question naming no game is about
     HorizonNotes, whose tables the bot runs: its rules and its house rule."""
     answer = rulebook.search("Why does the bot make me ready my units before start-of-turn effects?")
     assert answer.game == "horizonnotes" and answer.hits[0].game == "horizonnotes"
