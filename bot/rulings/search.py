@@ -714,7 +714,7 @@ class Rulebook:
         games = {unit: self._unit_games(plan, unit) for unit in plan.units}
         for unit, members in plan.units.items():
             typed = plan.own(unit) or members
-            w = max(self.idf(t) for t in typed) * max(plan.weights[t] for t in typed)
+            w = max(self.idf(t) * plan.weights[t] for t in typed)
             shares = games[unit]
             if not shares:
                 continue  # a word only the house rules' prose uses

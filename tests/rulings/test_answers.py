@@ -125,6 +125,13 @@ def test_a_question_about_one_game_ranks_that_games_passages_first(rulebook: Rul
     assert hn.game == "horizonnotes" and hn.hits[0].game == "horizonnotes"
 
 
+def test_a_rare_synonym_of_an_everyday_verb_does_not_decide_the_game(rulebook: Rulebook) -> None:
+    """効く leads to 利く at half weight, a word only the judge class uses: it weighs as a half-weight
+    word there, and DEF, HorizonNotes's word, decides what the question is about."""
+    for question in ("DEFってどの攻撃に効くの？", "DEFが効くのってどんなダメージ？"):
+        assert rulebook.search(question).hits[0].id == f"{HN}/15/01", question
+
+
 def test_each_passage_says_which_game_it_is_from(rulebook: Rulebook) -> None:
     text = render_answer(rulebook.search("In Lorcana, when are choices made for a triggered ability?"), "en")
     assert "(Disney Lorcana)" in text
