@@ -163,7 +163,8 @@ def test_a_card_underneath_in_players_words_finds_the_rule_for_cards_under_other
 
 
 def test_players_shorthand_is_read_as_the_rules_words(rulebook: Rulebook) -> None:
-    """自分の番 is a turn, 数字 the printed value, dmg damage, jp Japanese; chat fillers weigh nothing."""
+    """自分の番 is a turn, 数字 the printed value, dmg damage, jp Japanese, str strength, an aura the
+    Aura Compolta; chat fillers weigh nothing."""
     assert "ターン" in rulebook.plan("相手の番にスペルって撃てる？").weights
     assert "ターン" not in rulebook.plan("要確認リストの1番目って何？").weights
     assert top_ids(rulebook, "数字だけ書いてあるダメージってそのまま？")[0] == f"{HN}/14/01"
@@ -171,3 +172,5 @@ def test_players_shorthand_is_read_as_the_rules_words(rulebook: Rulebook) -> Non
     assert "ダメージ" in english.weights
     assert not {"tbh", "idk", "lol"} & set(english.unknown)
     assert "日本語" in rulebook.plan("what's the jp name of this keyword").weights
+    assert "攻撃力" in rulebook.plan("my 3 str character got +2, what's its str now").weights
+    assert "アウラコンポルタ" in rulebook.plan("does the counter on my aura reset each turn").weights
