@@ -383,7 +383,7 @@ def _title_name_spans(text: str, vocab: Vocabulary, stop: frozenset[str]) -> lis
 
 
 TITLE_TYPO_CHARS = 5  # shorter capitalised words one letter from a keyword are names often enough (Hades)
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"  # what a typo of an English word adds or changes
 
 
 def _typo_of_keyword(word: str, vocab: Vocabulary) -> bool:
@@ -394,8 +394,8 @@ def _typo_of_keyword(word: str, vocab: Vocabulary) -> bool:
     cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     edits = {a + b[1:] for a, b in cuts if b}
     edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
-    edits |= {a + c + b for a, b in cuts for c in _LETTERS}
+    edits |= {a + c + b[1:] for a, b in cuts if b for c in LETTERS}
+    edits |= {a + c + b for a, b in cuts for c in LETTERS}
     return bool(edits & vocab.keyword_key_words)
 
 

@@ -40,6 +40,7 @@ from bot.rulings.index import (
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import asks, split_parts
 from bot.rulings.query import (
+    LETTERS,
     MAX_GROUP_TERMS,
     RELATED_SHARE,
     QueryPlan,
@@ -125,7 +126,6 @@ SHORT_WORD = 4
 TYPO_POOL = 200
 LATIN_TYPO_CHARS = 5
 MIN_DROP_CHARS = 4  # a shorter English word one letter from a keyword is often another word (hp, tip)
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 LATIN_CUTOFF, LATIN_NAME_CUTOFF = (
     0.87,
     0.9,
@@ -688,7 +688,7 @@ class Rulebook:
         spelling, but such an edit of a keyword is rarely another word."""
         swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
         dropped = (
-            [word[:i] + c + word[i:] for i in range(len(word) + 1) for c in _LETTERS]
+            [word[:i] + c + word[i:] for i in range(len(word) + 1) for c in LETTERS]
             if len(word) == MIN_DROP_CHARS
             else []
         )
