@@ -13,8 +13,10 @@ import argparse
 import asyncio
 import hashlib
 import secrets
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -156,6 +158,10 @@ async def _play(
     from bot.dice import FairRandomness, Randomness
     from bot.service.opening import open_service
 
+    # The lines are read while the event loop waits, so asyncio's own Ctrl-C handling (cancel the task
+    # when the loop runs next) would wait for the next line: Ctrl-C stops the console where it is.
+    if threading.current_thread() is threading.main_thread():  # only the main thread sets handlers
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     channel: int = args.channel
     catalog = lambda: load_catalog(settings.cards_dir)  # noqa: E731  # loaded when first needed
     with open_service(

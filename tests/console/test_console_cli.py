@@ -166,6 +166,8 @@ def test_ctrl_c_at_the_prompt_leaves_quietly_and_the_table_is_kept(tmp_path: Pat
     else:
         pytest.fail(f"the console ended early: {proc.communicate()[1]}")
     proc.send_signal(signal.SIGINT)
+    # stdin stays open until the console has gone: closed at once, an end of input could end it first
+    proc.wait(timeout=30)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "Traceback" not in err
     again = subprocess.run(
