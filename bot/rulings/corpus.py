@@ -107,7 +107,7 @@ def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, As
 
 def load_chatter(rules_dir: Path) -> list[ChatterExample]:
     """Examples of rules questions and of chatter (`chatter.toml`), which teach the search to tell a
-    message that asks the rules from one that only talks about the games. None when missing."""
+    message that asks the rules from one that only talks about the games. None at all without the file."""
     path = rules_dir / CHATTER_FILE
     if not path.is_file():
         return []

@@ -386,16 +386,24 @@ TITLE_TYPO_CHARS = 5  # shorter capitalised words one letter from a keyword are 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # what a typo of an English word adds or changes
 
 
+def letter_swaps(word: str) -> list[str]:
+    """The word with two neighbouring letters swapped, at each place in turn (ehter → ether)."""
+    return [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
+
+
+def letter_insertions(word: str) -> list[str]:
+    """The word with one letter added, at each place in turn (blok → block)."""
+    return [word[:i] + c + word[i:] for i in range(len(word) + 1) for c in LETTERS]
+
+
 def _typo_of_keyword(word: str, vocab: Vocabulary) -> bool:
     """Whether a word is one letter (dropped, added, changed or swapped) from a word of a game
     keyword's English key: "Ether Efect" is a game word typed wrong, not a card's name."""
     if len(word) < TITLE_TYPO_CHARS:
         return False
-    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = {a + b[1:] for a, b in cuts if b}
-    edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in cuts if b for c in LETTERS}
-    edits |= {a + c + b for a, b in cuts for c in LETTERS}
+    edits = {*letter_swaps(word), *letter_insertions(word)}
+    edits |= {word[:i] + word[i + 1 :] for i in range(len(word))}
+    edits |= {word[:i] + c + word[i + 1 :] for i in range(len(word)) for c in LETTERS}
     return bool(edits & vocab.keyword_key_words)
 
 

@@ -40,13 +40,14 @@ from bot.rulings.index import (
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
 from bot.rulings.parts import asks, split_parts
 from bot.rulings.query import (
-    LETTERS,
     MAX_GROUP_TERMS,
     RELATED_SHARE,
     QueryPlan,
     Vocabulary,
     analyse,
     english_stems,
+    letter_insertions,
+    letter_swaps,
     phrase_match,
     retrieval_terms,
     stem_word,
@@ -429,6 +430,14 @@ class Rulebook:
         self._skeletons: dict[str, str] = {}
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
+        self._says_can: dict[int, bool] = {}  # passage rowid → `Lexicon.says_what_can`, read once each
+
+    def _passage_says_can(self, rowid: int, plain: str) -> bool:
+        """Whether a passage says what can, cannot or must be done: a regular expression over its
+        text, run once per passage, not once per question that asks whether something can be done."""
+        if rowid not in self._says_can:
+            self._says_can[rowid] = self.vocab.lexicon.says_what_can(plain)
+        return self._says_can[rowid]
 
     def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
         """The chatter model's counts of a message's features, read from the index in one statement."""
@@ -648,8 +657,7 @@ class Rulebook:
             return close[0]
         # Two neighbouring letters swapped (ehter, shfit) are as far as one edit, though difflib scores
         # them low; swapping them back lands on a game word, and a real word rarely does.
-        swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1))
-        swapped = next((w for w in swaps if w != word and w in self._latin_words), None) if latin else None
+        swapped = next((w for w in letter_swaps(word) if w != word and w in self._latin_words), None) if latin else None
         if swapped or not latin:
             return swapped
         # An inflected typo (bloking, chalenging) is compared without its ending (blok → block).
@@ -686,13 +694,8 @@ class Rulebook:
         """A short English word that is a game keyword with two neighbouring letters swapped (dfe → def),
         or with one letter dropped (blok → block) when it is four letters long: too short to compare by
         spelling, but such an edit of a keyword is rarely another word."""
-        swaps = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
-        dropped = (
-            [word[:i] + c + word[i:] for i in range(len(word) + 1) for c in LETTERS]
-            if len(word) == MIN_DROP_CHARS
-            else []
-        )
-        for edited in [*swaps, *dropped]:
+        dropped = letter_insertions(word) if len(word) == MIN_DROP_CHARS else []
+        for edited in [*letter_swaps(word), *dropped]:
             if edited != word and any(t in self.vocab.keyword_terms for t in self.vocab.english.get(edited, ())):
                 return edited
         return None
@@ -957,6 +960,8 @@ class Rulebook:
                 continue
             present = frozenset(terms.split())
             bonus = self._bonus(plan, asks, Kind(kind), name, plain)
+            if asks.can and self._passage_says_can(rowid, plain):
+                bonus += CAN_BONUS
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
                 # Commentary around the rules; what is asked of it (what a class teaches) is no rule.
                 bonus -= UNCITED_PENALTY
@@ -1123,8 +1128,6 @@ class Rulebook:
             bonus += SOFT_LITERAL_BONUS
         if any(card in plain for card in plan.cards):
             bonus += CARD_NAME_BONUS  # the passage about the card the question names
-        if asks.can and self.vocab.lexicon.says_what_can(plain):
-            bonus += CAN_BONUS
         if kind is Kind.UNVERIFIED and not asks.unverified:
             bonus -= UNVERIFIED_PENALTY
         if kind is Kind.TRANSLATOR_NOTE and not asks.translation:
