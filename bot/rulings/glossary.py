@@ -107,6 +107,9 @@ class Lexicon(BaseModel):
     # its own words what can, cannot or must be done: the kind of passage that answers such a question.
     asks_can: list[str] = Field(default_factory=list)
     says_can: list[str] = Field(default_factory=list)
+    # A state → its opposite (タップ → アンタップ). Asked whether a piece in one state can act, the rule
+    # saying what pieces in the other state may do answers it ("untapped ones may block").
+    opposites: dict[str, list[str]] = Field(default_factory=dict)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = PrivateAttr(default=())
     _name_forms: tuple[tuple[str, re.Pattern[str]], ...] = PrivateAttr(default=())
     _outside_asks: tuple[re.Pattern[str], ...] = PrivateAttr(default=())

@@ -771,6 +771,8 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _english(text, vocab, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)
+    if lexicon.opposites and lexicon.asks_whether_can(text):
+        _opposites(vocab, plan)
     if len(plan.terms) > MAX_TERMS and plan.related:
         # A long question keeps the words it typed before the dictionary's synonyms of them.
         typed = {t for unit in plan.units for t in plan.own(unit)}
@@ -778,6 +780,18 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
     return plan
+
+
+def _opposites(vocab: Vocabulary, plan: QueryPlan) -> None:
+    """Asked whether a piece in one state can act, a rule about what pieces in the opposite state may
+    do answers it (untapped ones may block: a tapped one may not). Each state's opposite (lexicon
+    `opposites`) joins its unit as a related term: it finds and ranks such a rule, never makes a direct
+    match."""
+    for unit, members in list(plan.units.items()):
+        for term in list(members):
+            for other in vocab.lexicon.opposites.get(term, ()):
+                if other not in members:
+                    plan.add(other, vocab, weight=plan.weights[term] * RELATED_SHARE, unit=unit, related=True)
 
 
 def _quote(term: str) -> str:

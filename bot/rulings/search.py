@@ -101,9 +101,11 @@ UNCITED_PENALTY = 0.1
 _ASKS_TRANSLATION = ("訳", "日本語", "英語", "原文", "translat", "japanese", "english", "wording")
 # "exert って日本語で何て言う？", "what is Ward called in Japanese?": the word for a word.
 _ASKS_TERM = re.compile(
-    r"(何て|なんて|何と|なんと)(訳|言|い|呼)|呼び方|訳語|訳し方|日本語(で|だと|では|の)(何|なん|呼)"
+    r"(何て|なんて|何と|なんと)(訳|言|い|呼)|呼び方|訳語|訳し方|日本語(版|訳)?(カード)?(で|だと|では|の)(何|なん|呼)"
+    r"|(日本語|英語).{0,20}(何て|なんて|何と|なんと|どう)(書|表記)"
     r"|called in (the )?(japanese|english)|(japanese|english) (word|term|name) for|how do you say"
-    r"|what(’s|'s| is) .{1,30} in japanese"
+    r"|what(’s|'s| is) .{1,30} in japanese|(translated|written|rendered) (as|in|into) (japanese|english)"
+    r"|japanese (version|translation|rules|card)s? (call|say|use)"
 )
 TERM_SECTION_BONUS = 0.3
 MIN_SOFT_LITERAL = 3  # characters; shorter wordings (まで, 間) are everywhere
@@ -962,13 +964,15 @@ class Rulebook:
             bonus = self._bonus(plan, asks, Kind(kind), name, plain)
             if asks.can and self._passage_says_can(rowid, plain):
                 bonus += CAN_BONUS
-            if kind == Kind.BODY.value and not cites.strip() and document in self.citing:
+            # Asked what a word is called: the terminology table's section, commentary or not.
+            term_section = asks.term and (document, section) in self.term_sections
+            if kind == Kind.BODY.value and not cites.strip() and document in self.citing and not term_section:
                 # Commentary around the rules; what is asked of it (what a class teaches) is no rule.
                 bonus -= UNCITED_PENALTY
             else:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
-            if asks.term and (document, section) in self.term_sections:
-                bonus += TERM_SECTION_BONUS  # asked what a word is called: the terminology table's section
+            if term_section:
+                bonus += TERM_SECTION_BONUS
             citations = frozenset(int(c) for c in cites.split())
             split = [column.split() for column in columns]
             scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, split))
