@@ -1,6 +1,6 @@
 """The corpus folder: every `<stem>.txt` with its `<stem>.toml` metadata, plus `lexicon.toml` and
-`asked.toml` (the questions players ask that each passage answers) and `chatter.toml` (examples of rules
-questions and of chatter).
+`asked.toml` and `written.toml` (the questions players ask that each passage answers) and `chatter.toml`
+(examples of rules questions and of chatter).
 
 A new document needs no code: drop the text and a metadata file into rules/ and the index
 rebuilds itself, because the index is keyed by a hash of every file here.
@@ -25,8 +25,9 @@ from bot.rulings.parse import parse_document
 LEXICON_FILE = "lexicon.toml"
 ASKED_FILE = "asked.toml"
 CHATTER_FILE = "chatter.toml"
+WRITTEN_FILE = "written.toml"
 _Model = TypeVar("_Model", bound=BaseModel)
-DATA_FILES = (LEXICON_FILE, ASKED_FILE, CHATTER_FILE)
+DATA_FILES = (LEXICON_FILE, ASKED_FILE, CHATTER_FILE, WRITTEN_FILE)
 
 
 def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
@@ -88,11 +89,11 @@ def _read_data(path: Path, model: type[_Model]) -> _Model:
         raise RulingsError("rulings.meta_invalid", file=path.name, detail=_first_line(exc)) from exc
 
 
-def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, Asked]:
-    """The questions players ask that each passage answers (`asked.toml`), by passage id: searched
-    beside the passage's own words, they bridge the gap between how the rules say a thing and how
-    a player asks it. A passage id that its document does not have is an error, not skipped."""
-    path = rules_dir / ASKED_FILE
+def load_asked(rules_dir: Path, documents: list[ParsedDocument], name: str = ASKED_FILE) -> dict[str, Asked]:
+    """The questions players ask that each passage answers (`asked.toml`, or `written.toml`), by
+    passage id: they bridge the gap between how the rules say a thing and how a player asks it. A
+    passage id that its document does not have is an error, not skipped."""
+    path = rules_dir / name
     if not path.is_file():
         return {}
     asked = _read_data(path, AskedFile).root
@@ -100,7 +101,7 @@ def load_asked(rules_dir: Path, documents: list[ParsedDocument]) -> dict[str, As
     shipped = {d.meta.id for d in documents}
     for pid in asked:
         if pid not in known and pid.split("/")[0] in shipped:
-            raise RulingsError("rulings.meta_invalid", file=ASKED_FILE, detail=f"{pid}: no such passage")
+            raise RulingsError("rulings.meta_invalid", file=name, detail=f"{pid}: no such passage")
     # A document that is not shipped (the house rules of an installed copy without docs/) has none.
     return {pid: questions for pid, questions in asked.items() if pid in known}
 

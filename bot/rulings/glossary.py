@@ -115,6 +115,7 @@ class Lexicon(BaseModel):
     _outside_asks: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _asks_can: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _says_can: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
+    _game_names: re.Pattern[str] | None = PrivateAttr(default=None)
 
     @field_validator("card_name_forms")
     @classmethod
@@ -140,6 +141,8 @@ class Lexicon(BaseModel):
         self._outside_asks = tuple(re.compile(p) for p in self.outside_asks)
         self._asks_can = tuple(re.compile(p) for p in self.asks_can)
         self._says_can = tuple(re.compile(p) for p in self.says_can)
+        names = sorted({n for ns in self.games.values() for n in ns}, key=len, reverse=True)
+        self._game_names = re.compile("|".join(map(re.escape, names)), re.IGNORECASE) if names else None
 
     def games_naming_cards(self, text: str) -> list[str]:
         """The games whose way of naming cards a text uses."""
@@ -148,6 +151,12 @@ class Lexicon(BaseModel):
     def asks_outside(self, text: str) -> bool:
         """Whether a text asks what a channel asks beside the rules (`outside_asks`)."""
         return any(p.search(text) for p in self._outside_asks)
+
+    def without_game_names(self, text: str) -> str:
+        """The text with the names of the corpus's games blanked: a channel names them as often when it
+        chats as when it asks the rules, so the chatter model (bot/rulings/chatter.py) reads neither
+        side into them."""
+        return self._game_names.sub(" ", text) if self._game_names else text
 
     def asks_whether_can(self, question: str) -> bool:
         """Whether a question asks if something can be done (`asks_can`)."""

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from bot.rulings.chatter import ChatterModel
-from bot.rulings.corpus import corpus_digest, load_asked, load_chatter, load_corpus
+from bot.rulings.classifier import write_classifier
+from bot.rulings.corpus import WRITTEN_FILE, corpus_digest, load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import Asked, ChatterExample, Kind, ParsedDocument, Passage
@@ -25,7 +26,7 @@ from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-19"
+INDEX_VERSION = "rulings-index-20"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -50,6 +51,15 @@ CREATE TABLE unplaced(json TEXT NOT NULL);
 CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL, terms TEXT NOT NULL);
 -- How many rules questions and how many chatter messages hold each feature (bot/rulings/chatter.py).
 CREATE TABLE chatter(feature TEXT PRIMARY KEY, rules INTEGER NOT NULL, chatter INTEGER NOT NULL);
+-- The question classifier (bot/rulings/classifier.py): how many of a passage's questions hold each
+-- feature (and what that weighs), by feature and most first; how many questions each passage has;
+-- how many questions hold each feature.
+CREATE TABLE classifier_postings(
+    feature TEXT NOT NULL, count INTEGER NOT NULL, passage INTEGER NOT NULL, weight REAL NOT NULL,
+    PRIMARY KEY (feature, count DESC, passage)
+) WITHOUT ROWID;
+CREATE TABLE classifier_passages(passage INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE classifier_vocab(feature TEXT PRIMARY KEY, df INTEGER NOT NULL);
 CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
 CREATE TABLE asked_postings(
     term TEXT NOT NULL, impact REAL NOT NULL, asked INTEGER NOT NULL, PRIMARY KEY (term, impact DESC, asked)
@@ -265,11 +275,15 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
     return average
 
 
-def write_chatter(db: sqlite3.Connection, asked: Mapping[str, Asked], examples: Sequence[ChatterExample]) -> None:
-    """The chatter model, trained on the asked questions and the rules messages against the chatter."""
+def write_chatter(
+    db: sqlite3.Connection, asked: Mapping[str, Asked], examples: Sequence[ChatterExample], lexicon: Lexicon
+) -> None:
+    """The chatter model, trained on the asked questions and the rules messages against the chatter
+    (the games' names blanked: `Lexicon.without_game_names`)."""
     rules = [q for questions in asked.values() for q in (*questions.ja, *questions.en)]
     rules += [m.text for m in examples if m.kind == "rules"]
-    model = ChatterModel.train(rules, [m.text for m in examples if m.kind == "chatter"])
+    chatter = [m.text for m in examples if m.kind == "chatter"]
+    model = ChatterModel.train(map(lexicon.without_game_names, rules), map(lexicon.without_game_names, chatter))
     db.executemany("INSERT INTO chatter VALUES (?, ?, ?)", ((f, r, c) for f, (r, c) in model.counts.items()))
     db.execute("INSERT INTO meta VALUES ('chatter_sizes', ?)", (json.dumps([model.rules, model.chatter]),))
 
@@ -280,7 +294,10 @@ def build_index(
     lexicon: Lexicon,
     asked: Mapping[str, Asked] | None = None,
     chatter: Sequence[ChatterExample] = (),
+    written: Mapping[str, Asked] | None = None,
 ) -> None:
+    """Build the index file at `path`. `asked`: the questions each passage answers, searched and
+    taught to the classifier; `written`: more of them, taught to the classifier only."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -319,7 +336,9 @@ def build_index(
         by_id = {passage.id: (n, passage) for n, (passage, *_) in enumerate(rows, start=1)}
         average = write_asked(db, asked_rows(by_id, asked or {}, lexicon))
         db.execute("INSERT INTO meta VALUES ('asked_average', ?)", (str(average),))
-        write_chatter(db, asked or {}, chatter)
+        write_chatter(db, asked or {}, chatter, lexicon)
+        taught = [*(asked or {}).items(), *(written or {}).items()]
+        write_classifier(db, [(by_id[pid][0], q) for pid, qs in taught for q in (*qs.ja, *qs.en)])
         db.executemany(
             "INSERT INTO vocab VALUES (?, ?, ?, ?)",
             (
@@ -367,9 +386,10 @@ def ensure_index(cache_dir: Path, rules_dir: Path) -> Path:
         raise cache_error(cache_dir, exc) from exc
     documents, lexicon = load_corpus(rules_dir)
     asked = load_asked(rules_dir, documents)
+    written = load_asked(rules_dir, documents, WRITTEN_FILE)
     chatter = load_chatter(rules_dir)
     try:
-        build_index(path, documents, lexicon, asked, chatter)
+        build_index(path, documents, lexicon, asked, chatter, written)
         for old in path.parent.glob("index-*.sqlite3"):
             if old != path:
                 old.unlink(missing_ok=True)

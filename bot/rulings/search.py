@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sqlite3
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.rulings.chatter import ChatterModel
+from bot.rulings.classifier import scores as classifier_scores
 from bot.rulings.dense import BELOW as DENSE_BELOW
 from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
 from bot.rulings.dense import DenseIndex
@@ -76,6 +78,9 @@ ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in
 ASKED_MAX_SHARE = 0.1
 ASKED_CANDIDATE_VOTE = 0.7  # a passage voted for this much is a candidate however its own words match
 ASKED_HOLDS = 0.9  # of the question's words, one nearest asked question holding this many makes it ours
+# How much the question classifier's opinion (bot/rulings/classifier.py, a passage's score less the
+# best candidate's) counts beside the rank.
+CLASSIFIER_WEIGHT = 0.4
 ASKED_TERMS = 40  # the rarest of the question's terms (SQLite's compound queries stop at 500 parts)
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
@@ -299,6 +304,7 @@ class Rulebook:
         ).fetchone()
         self.avg_lengths = tuple(max(float(a or 0.0), 1.0) for a in averages)
         self.asked_count = int(self.db.execute("SELECT count(*) FROM asked").fetchone()[0])
+        self.classifier_questions = int(self._meta("classifier_questions") or 0)
         rules, chatter = json.loads(self._meta("chatter_sizes") or "[0, 0]")
         self.chatter = ChatterModel({}, rules, chatter, lookup=self._chatter_counts)
         self.english_stopwords = frozenset(lexicon.english_stopwords)
@@ -762,7 +768,7 @@ class Rulebook:
             return True
         # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
         # bot itself, however many game words and keywords it uses ("DEF高いやつばっかで疲れた").
-        odds = self.chatter.odds(plan.typed)
+        odds = self.chatter.odds(self.vocab.lexicon.without_game_names(plan.typed))
         if odds > CHATTER_ODDS:
             return True
         # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
@@ -956,6 +962,7 @@ class Rulebook:
         ).fetchall()
         scored = []
         name_only: dict[int, frozenset[str]] = {}
+        aside: set[int] = set()  # passages aside from what is asked: no classifier's opinion lifts them
         asks = _Asks.of(plan, self.vocab.lexicon)
         for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
             if game is not None and pgame != game:
@@ -966,9 +973,14 @@ class Rulebook:
                 bonus += CAN_BONUS
             # Asked what a word is called: the terminology table's section, commentary or not.
             term_section = asks.term and (document, section) in self.term_sections
+            if (kind == Kind.UNVERIFIED.value and not asks.unverified) or (
+                kind == Kind.TRANSLATOR_NOTE.value and (asks.term or not asks.translation)
+            ):
+                aside.add(rowid)  # a translator's note, an open point: unless asked about (a word: its row)
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing and not term_section:
                 # Commentary around the rules; what is asked of it (what a class teaches) is no rule.
                 bonus -= UNCITED_PENALTY
+                aside.add(rowid)
             else:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             if term_section:
@@ -982,6 +994,7 @@ class Rulebook:
         bm25 = [self._bm25f(plan, s) for s in shares]
         best = max(bm25, default=0.0) or 1.0
         evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
+        taught = self._taught(plan, [s[0] for s in scored], aside)
         out = []
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
             scored, bm25, shares, strict=True
@@ -995,6 +1008,7 @@ class Rulebook:
             if document in self.citing:
                 rank -= POSITION_PENALTY * math.log(_ordinal(pid))
             rank += SECTION_WEIGHT * evidence.get((document, section), 0.0)
+            rank += CLASSIFIER_WEIGHT * taught.get(rowid, 0.0)
             out.append(
                 _Candidate(
                     rowid,
@@ -1018,6 +1032,19 @@ class Rulebook:
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
             out = self._dense_rerank(plan, out, prefer)
         return out
+
+    def _taught(self, plan: QueryPlan, rowids: Sequence[int], aside: AbstractSet[int]) -> dict[int, float]:
+        """Each candidate's classifier score (bot/rulings/classifier.py) less the best candidate's: 0
+        for the passage whose questions the question is most like. A passage the classifier has no
+        question of scores as the lowest. A passage `aside` from what is asked (commentary around the
+        rules, a translator's note not asked about) scores as the middle candidate: its questions'
+        wording lifts it no more than the asked questions' votes do."""
+        found = classifier_scores(self.db, plan.typed, [r for r in rowids if r not in aside], self.classifier_questions)
+        if not found:
+            return {}
+        best, worst = max(found.values()), min(found.values())
+        middle = statistics.median(found.values())
+        return {rowid: (middle if rowid in aside else found.get(rowid, worst)) - best for rowid in rowids}
 
     def _asked_weights(self, plan: QueryPlan) -> dict[str, float]:
         """The question's words as the asked questions are searched: its terms, the words the corpus

@@ -23,6 +23,12 @@ def top_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
     return [h.id for h in rulebook.search(question, k=k).hits]
 
 
+def shown_ids(rulebook: Rulebook, question: str, k: int = 3) -> list[str]:
+    """The ids of the passages the answer shows, each followed by the restatements grouped under it
+    (a key rule shown with the rule it restates)."""
+    return [i for h in rulebook.search(question, k=k).hits for i in (h.id, *h.related)]
+
+
 def is_outside(rulebook: Rulebook, question: str) -> bool:
     """No passage, labelled outside the corpus: what the search says of a message asking no rules."""
     answer = rulebook.search(question)
@@ -45,10 +51,10 @@ NEAR = 0.5  # the share of character pairs (Jaccard) that makes two texts one qu
 
 def close_to_evaluation(texts: Iterable[str]) -> list[str]:
     """The texts sharing half their character pairs with a question of tests/rulings/blind.toml,
-    eval.toml or written.toml (a shorter, reworded or typo-fixed copy included): the evaluation is
+    or eval.toml (a shorter, reworded or typo-fixed copy included): the evaluation is
     blind to them."""
     evaluation = []
-    for name in ("blind.toml", "eval.toml", "written.toml"):
+    for name in ("blind.toml", "eval.toml"):
         with (TESTS / name).open("rb") as fh:
             evaluation += [_bigrams(q["text"]) for q in tomllib.load(fh)["question"]]
     # Two sets sharing half their union share one of the rarest pairs of each (prefix filtering): only

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.rulings.models import Kind, Label, Passage
+from bot.rulings.corpus import WRITTEN_FILE, load_asked
+from bot.rulings.models import Kind, Label, ParsedDocument, Passage
 from bot.rulings.parts import split_parts
 from bot.rulings.render import render_answer
 from bot.rulings.search import Rulebook
@@ -247,18 +248,16 @@ def test_the_blind_set_is_well_formed(rulebook: Rulebook) -> None:
             assert all(e.startswith(f"{HOUSE}/") for e in q.get("expect", [])), q["id"]
 
 
-def test_the_written_set_is_well_formed(rulebook: Rulebook) -> None:
-    """tests/rulings/written.toml: each question labelled with the one passage it was written for (a
-    house rule's with its section) and a house rule's questions silent, none repeated, both languages."""
-    with (BLIND.parent / "written.toml").open("rb") as fh:
-        questions = tomllib.load(fh)["question"]
-    known = {row[0] for row in rulebook.db.execute("SELECT id FROM passages")}
-    assert len({q["id"] for q in questions}) == len({q["text"] for q in questions}) == len(questions)
-    assert {q["lang"] for q in questions} == {"ja", "en"}
-    for q in questions:
-        (expect,) = q["expect"]
-        assert expect in known or any(k.startswith(f"{expect}/") for k in known if k.startswith(HOUSE)), q["id"]
-        assert q["kind"] == ("silent" if expect.startswith(f"{HOUSE}/") else "answer"), q["id"]
+def test_the_written_set_is_well_formed(documents: dict[str, ParsedDocument]) -> None:
+    """rules/written.toml: questions under the passage they were written for, every passage id a
+    passage's, both languages, none given twice nor also an asked question."""
+    rules = BLIND.parents[2] / "rules"
+    written = load_asked(rules, list(documents.values()), WRITTEN_FILE)
+    asked = load_asked(rules, list(documents.values()))
+    texts = [t for qs in written.values() for t in (*qs.ja, *qs.en)]
+    assert len(texts) > 1000 and len(set(texts)) == len(texts)
+    assert all(qs.ja for qs in written.values()) and any(qs.en for qs in written.values())
+    assert not set(texts) & {t for qs in asked.values() for t in (*qs.ja, *qs.en)}
 
 
 def test_a_house_rule_barely_closer_than_the_rule_answering_is_not_shown(rulebook: Rulebook) -> None:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rulings.corpus import ASKED_FILE, CHATTER_FILE, load_asked, load_chatter, load_corpus
+from bot.rulings.corpus import ASKED_FILE, CHATTER_FILE, WRITTEN_FILE, load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
 from bot.rulings.models import Label, ParsedDocument
@@ -77,10 +77,6 @@ def test_an_edited_asked_file_builds_a_new_index(rules_copy: Path, tmp_path: Pat
     assert index_path(tmp_path, rules_copy) != before
 
 
-def _write(folder: Path, text: str) -> None:
-    (folder / ASKED_FILE).write_text(text, encoding="utf-8")
-
-
 @pytest.mark.parametrize(
     ("text", "detail"),
     [
@@ -90,13 +86,14 @@ def _write(folder: Path, text: str) -> None:
         ('["horizonnotes-rules/05/01"\n', ASKED_FILE),  # not TOML
     ],
 )
-def test_a_broken_asked_file_is_a_clear_error(rules_copy: Path, text: str, detail: str) -> None:
-    _write(rules_copy, text)
+@pytest.mark.parametrize("name", [ASKED_FILE, WRITTEN_FILE])
+def test_a_broken_asked_file_is_a_clear_error(rules_copy: Path, text: str, detail: str, name: str) -> None:
+    (rules_copy / name).write_text(text, encoding="utf-8")
     documents, _ = load_corpus(rules_copy)
     with pytest.raises(RulingsError) as caught:
-        load_asked(rules_copy, documents)
+        load_asked(rules_copy, documents, name)
     message = str(caught.value)
-    assert ASKED_FILE in message and detail in message and " / " in message  # Japanese / English
+    assert name in message and (detail if detail != ASKED_FILE else name) in message and " / " in message
 
 
 def test_questions_of_a_document_not_shipped_are_left_out(rules_copy: Path) -> None:
@@ -109,7 +106,11 @@ def test_questions_of_a_document_not_shipped_are_left_out(rules_copy: Path) -> N
 
 @pytest.mark.parametrize(
     ("name", "load"),
-    [(ASKED_FILE, lambda folder: load_asked(folder, [])), (CHATTER_FILE, load_chatter)],
+    [
+        (ASKED_FILE, lambda folder: load_asked(folder, [])),
+        (WRITTEN_FILE, lambda folder: load_asked(folder, [], WRITTEN_FILE)),
+        (CHATTER_FILE, load_chatter),
+    ],
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")))
@@ -133,10 +134,12 @@ def test_every_rule_passage_has_questions_in_both_languages(documents: dict[str,
     assert all(q["ja"] and q["en"] for pid, q in asked.items() if pid not in empty)
 
 
-def test_no_asked_question_is_an_evaluation_question() -> None:
-    """The evaluation is blind: no asked question shares half its character pairs with a question of
-    tests/rulings/blind.toml, eval.toml or written.toml (a shorter, reworded or typo-fixed copy included)."""
-    with (Path(__file__).resolve().parents[2] / "rules" / ASKED_FILE).open("rb") as fh:
+@pytest.mark.parametrize("name", [ASKED_FILE, WRITTEN_FILE])
+def test_no_asked_question_is_an_evaluation_question(name: str) -> None:
+    """The evaluation is blind: no question the search or the classifier learns from shares half its
+    character pairs with a question of tests/rulings/blind.toml or eval.toml (a shorter, reworded or
+    typo-fixed copy included)."""
+    with (Path(__file__).resolve().parents[2] / "rules" / name).open("rb") as fh:
         asked = [q for entry in tomllib.load(fh).values() for q in [*entry["ja"], *entry["en"]]]
     assert close_to_evaluation(asked) == []
 

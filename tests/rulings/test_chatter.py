@@ -53,6 +53,22 @@ def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, qu
     assert is_answered(rulebook, question)
 
 
+def test_naming_the_game_makes_a_message_neither_chatter_nor_a_rules_question(rulebook: Rulebook) -> None:
+    """A channel names its games as often when it chats (a new set, the publisher, a favourite) as when
+    it asks the rules: the chatter model reads the message without the name, so a short rules question
+    naming the game is answered, and chatter naming it still gets nothing."""
+    lexicon = rulebook.vocab.lexicon
+    assert lexicon.without_game_names("HorizonNotesの手札上限って何枚？") == lexicon.without_game_names(
+        "ホライゾンノーツの手札上限って何枚？"
+    )
+    assert rulebook.chatter.odds(lexicon.without_game_names("ロルカナの手札上限って何枚？")) == rulebook.chatter.odds(
+        "の手札上限って何枚？"
+    )
+    assert is_answered(rulebook, "HorizonNotesの手札上限って何枚？")
+    assert is_answered(rulebook, "ホライゾンノーツって山札の枚数いくつで組むの？")
+    assert is_outside(rulebook, "ホライゾンノーツの新弾いつ出る？")
+
+
 def test_a_clumsy_rules_question_sharing_few_words_with_the_rules_gets_the_closest_passages(
     rulebook: Rulebook,
 ) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.rulings.search import Rulebook
 
-from .helpers import HN, JUDGE, top_ids
+from .helpers import HN, JUDGE, shown_ids, top_ids
 
 
 def test_katakana_spellings_of_english_game_words_are_the_corpus_terms(rulebook: Rulebook) -> None:
@@ -99,19 +99,21 @@ def test_a_numeral_alone_stays_a_number(rulebook: Rulebook) -> None:
 
 def test_an_adverbial_noun_before_no_says_which_one(rulebook: Rulebook) -> None:
     """最初に (first of all) is everyday speech; 最初の手札 (the opening hand) names which hand: there
-    最初 weighs as a noun, and the set-up, which speaks of the first turn, is found."""
+    最初 weighs as a noun, and the set-up, which speaks of the first turn, is found beside the draw
+    phase (the first draw of a turn)."""
     assert rulebook.plan("最初のドローは何枚？").weights["最初"] == 1.0
     assert rulebook.plan("最初に聞きたいのですが、ドローは何枚？").weights["最初"] < 0.5
-    assert top_ids(rulebook, "最初のドローは何枚？", k=1) == [f"{HN}/03/01"]
+    assert f"{HN}/03/01" in top_ids(rulebook, "最初のドローは何枚？", k=2)
 
 
 def test_english_quoted_from_a_card_is_no_sign_of_the_translators_discussion(rulebook: Rulebook) -> None:
     """The class quotes the English duration words ("this turn") where it lists them; an English
     question quoting its card's "this turn" asks about the rule, which comes first: the rule that a
     "this turn" effect follows its character (07/07), beside the one that a "while here" effect ends
-    when it moves (07/06); the translator's list of the English words (07/01) is not shown."""
+    when it moves (07/06), or the key rule stating both with them grouped under it; the translator's
+    list of the English words (07/01) is not shown."""
     question = 'Does moving a character end its "this turn" effects?'
-    assert set(top_ids(rulebook, question, k=2)) == {f"{JUDGE}/07/07", f"{JUDGE}/07/06"}
+    assert {f"{JUDGE}/07/07", f"{JUDGE}/07/06"} <= set(shown_ids(rulebook, question, k=2))
     assert f"{JUDGE}/07/01" not in top_ids(rulebook, question)
 
 
@@ -131,7 +133,7 @@ def test_the_inkwell_is_a_zone(rulebook: Rulebook) -> None:
         "キャラクターがインクウェルに置かれたら、下にあったカードはどうなる？",
     ):
         assert "領域" in rulebook.plan(question).terms
-        assert f"{JUDGE}/08/05" in top_ids(rulebook, question), question
+        assert f"{JUDGE}/08/05" in shown_ids(rulebook, question), question
 
 
 def test_first_and_partially_in_the_class_s_words(rulebook: Rulebook) -> None:
