@@ -980,7 +980,8 @@ class Rulebook:
             if kind == Kind.BODY.value and not cites.strip() and document in self.citing and not term_section:
                 # Commentary around the rules; what is asked of it (what a class teaches) is no rule.
                 bonus -= UNCITED_PENALTY
-                aside.add(rowid)
+                if not asks.translation:  # the commentary is where the translation is spoken of
+                    aside.add(rowid)
             else:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             if term_section:
@@ -1037,8 +1038,9 @@ class Rulebook:
         """Each candidate's classifier score (bot/rulings/classifier.py) less the best candidate's: 0
         for the passage whose questions the question is most like. A passage the classifier has no
         question of scores as the lowest. A passage `aside` from what is asked (commentary around the
-        rules, a translator's note not asked about) scores as the middle candidate: its questions'
-        wording lifts it no more than the asked questions' votes do."""
+        rules unless the translation is asked about, a translator's note or an open point not asked
+        about) scores as the middle candidate: its questions' wording lifts it no more than the asked
+        questions' votes do."""
         found = classifier_scores(self.db, plan.typed, [r for r in rowids if r not in aside], self.classifier_questions)
         if not found:
             return {}
