@@ -58,5 +58,15 @@ def test_the_opening_hand_is_the_setup(rulebook: Rulebook, question: str) -> Non
     assert f"{HN}/03/01" in top_ids(rulebook, question)
 
 
+UP_TO = "The card says choose up to 2 characters. Is picking just one of them fine?"
+
+
+def test_up_to_is_searched_as_the_class_words_it_n_characters(rulebook: Rulebook) -> None:
+    """ "Up to two characters" is 2体まで in the class's card texts: the wording is matched, and the
+    rule on "up to" comes first."""
+    assert "体まで" in rulebook.plan(UP_TO).soft_literals
+    assert top_ids(rulebook, UP_TO)[0] == f"{JUDGE}/04/03"
+
+
 def test_these_questions_are_no_evaluation_questions() -> None:
-    assert not close_to_evaluation([*TERM, *OPPOSITE, *OPENING])
+    assert not close_to_evaluation([*TERM, *OPPOSITE, *OPENING, UP_TO])
