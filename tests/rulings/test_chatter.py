@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rulings.chatter import ChatterModel, features
-from bot.rulings.corpus import CHATTER_FILE, load_chatter
+from bot.rulings.corpus import CHATTER_FILE, load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
 from bot.rulings.models import Label
-from bot.rulings.search import Rulebook
+from bot.rulings.search import CHATTER_ODDS, Rulebook
 
 from .helpers import TESTS, close_to_evaluation, is_answered, is_outside
 
@@ -39,6 +39,45 @@ EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おは
 )
 def test_chatter_in_the_games_words_gets_no_passage(rulebook: Rulebook, message: str) -> None:
     assert is_outside(rulebook, message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's everyone's favourite Arcastella to block with",  # a keyword, asked as a question
+        "who else thinks ether conversion is the most fun part of the game",
+        "エーテル変換のカード、イラストがめちゃくちゃ綺麗じゃない？",
+        "does anyone have a spare DEF counter I can borrow tomorrow",
+    ],
+)
+def test_chatter_asked_as_a_question_about_a_keyword_gets_no_passage(rulebook: Rulebook, message: str) -> None:
+    """Written after the model's settings were chosen, by none of the examples' writers: each was
+    given passages with the earlier settings (smoothing 1, English word weight 4, threshold 0.3)."""
+    assert is_outside(rulebook, message)
+
+
+def test_the_chatter_model_tells_a_writer_it_never_read(rules_dir: Path) -> None:
+    """Trained without one of rules/chatter.toml's writers, as the index trains it, the model catches
+    most of that writer's chatter and refuses few of their rules questions, at the search's threshold
+    (bench/chatter.py prints the figures; the earlier settings caught 0.69 at 0.017 refused)."""
+    documents, lexicon = load_corpus(rules_dir)
+    asked = [q for qs in load_asked(rules_dir, documents).values() for q in (*qs.ja, *qs.en)]
+    examples = load_chatter(rules_dir)
+    plain = lexicon.without_game_names
+    caught: list[bool] = []
+    refused: list[bool] = []
+    for writer in {m.id[0] for m in examples}:
+        train = [m for m in examples if m.id[0] != writer]
+        model = ChatterModel.train(
+            [plain(q) for q in [*asked, *(m.text for m in train if m.kind == "rules")]],
+            [plain(m.text) for m in train if m.kind == "chatter"],
+        )
+        for m in examples:
+            if m.id[0] == writer:
+                leans = model.odds(plain(m.text)) > CHATTER_ODDS
+                (caught if m.kind == "chatter" else refused).append(leans)
+    assert sum(caught) / len(caught) >= 0.72
+    assert sum(refused) / len(refused) <= 0.015
 
 
 @pytest.mark.parametrize(

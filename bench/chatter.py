@@ -1,0 +1,93 @@
+"""How well the chatter model (bot/rulings/chatter.py) tells chatter from rules questions written by
+someone it never read.
+
+    .venv/bin/python bench/chatter.py
+
+rules/chatter.toml holds the messages of three writers (ids m…, n… and c…). Each writer in turn is
+left out: the model is trained as the index trains it (rules/asked.toml and the other two writers'
+messages, the games' names blanked) and judges the left-out writer's messages at the search's
+threshold (CHATTER_ODDS in bot/rulings/search.py). Printed per writer and pooled: the share of chatter
+caught (refused as no rules question) and the share of rules messages refused with it; then the same
+at other thresholds, and for the model's earlier settings (smoothing 1, English word weight 4,
+threshold 0.3) as the baseline measured in the same run. A threshold is only worth what it does on a
+writer the model has not seen: the tuning halves' chatter was written by the same writers as the
+training examples.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.rulings import chatter  # noqa: E402
+from bot.rulings.corpus import load_asked, load_chatter, load_corpus  # noqa: E402
+from bot.rulings.search import CHATTER_ODDS  # noqa: E402
+
+BASELINE = {"SMOOTHING": 1.0, "WORD_WEIGHT": 4.0}
+BASELINE_ODDS = 0.3
+THRESHOLDS = (0.0, 0.1, 0.15, 0.2, 0.3)
+
+
+def left_out_scores() -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each writer's chatter and rules messages scored by a model trained without them."""
+    rules_dir = ROOT / "rules"
+    documents, lexicon = load_corpus(rules_dir)
+    asked = load_asked(rules_dir, documents)
+    examples = load_chatter(rules_dir)
+    plain = lexicon.without_game_names
+    asked_texts = [plain(q) for qs in asked.values() for q in (*qs.ja, *qs.en)]
+    caught: dict[str, list[float]] = {}
+    refused: dict[str, list[float]] = {}
+    for writer in sorted({m.id[0] for m in examples}):
+        train = [m for m in examples if m.id[0] != writer]
+        model = chatter.ChatterModel.train(
+            [*asked_texts, *(plain(m.text) for m in train if m.kind == "rules")],
+            [plain(m.text) for m in train if m.kind == "chatter"],
+        )
+        test = [m for m in examples if m.id[0] == writer]
+        caught[writer] = [model.odds(plain(m.text)) for m in test if m.kind == "chatter"]
+        refused[writer] = [model.odds(plain(m.text)) for m in test if m.kind == "rules"]
+    return caught, refused
+
+
+def above(scores: Sequence[float], threshold: float) -> float:
+    return sum(s > threshold for s in scores) / len(scores)
+
+
+def report(name: str, threshold: float) -> None:
+    chat, rules = left_out_scores()
+    print(f"{name}")
+    for writer in chat:
+        print(
+            f"  writer {writer}: chatter caught {above(chat[writer], threshold):.3f} ({len(chat[writer])}), "
+            f"rules refused {above(rules[writer], threshold):.3f} ({len(rules[writer])})"
+        )
+    pooled_chat = [s for scores in chat.values() for s in scores]
+    pooled_rules = [s for scores in rules.values() for s in scores]
+    for t in sorted({threshold, *THRESHOLDS}):
+        mark = "  <- used" if t == threshold else ""
+        print(
+            f"  pooled at {t:+.2f}: chatter caught {above(pooled_chat, t):.3f}, "
+            f"rules refused {above(pooled_rules, t):.3f}{mark}"
+        )
+
+
+def main() -> int:
+    report(f"now (smoothing {chatter.SMOOTHING}, English word weight {chatter.WORD_WEIGHT})", CHATTER_ODDS)
+    now = {key: getattr(chatter, key) for key in BASELINE}
+    for key, value in BASELINE.items():
+        setattr(chatter, key, value)
+    try:
+        report("baseline (smoothing 1.0, English word weight 4.0)", BASELINE_ODDS)
+    finally:
+        for key, value in now.items():
+            setattr(chatter, key, value)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
