@@ -3,8 +3,8 @@ someone it never read.
 
     .venv/bin/python bench/chatter.py
 
-rules/chatter.toml holds the messages of three writers (ids m…, n… and c…). Each writer in turn is
-left out: the model is trained as the index trains it (rules/asked.toml and the other two writers'
+rules/chatter.toml holds the messages of four writers (ids m…, n…, c… and d…). Each writer in turn
+is left out: the model is trained as the index trains it (rules/asked.toml and the other writers'
 messages, the games' names blanked) and judges the left-out writer's messages at the search's
 threshold (CHATTER_ODDS in bot/rulings/search.py). Printed per writer and pooled: the share of chatter
 caught (refused as no rules question) and the share of rules messages refused with it; then the same
@@ -27,9 +27,9 @@ from bot.rulings import chatter  # noqa: E402
 from bot.rulings.corpus import load_asked, load_chatter, load_corpus  # noqa: E402
 from bot.rulings.search import CHATTER_ODDS  # noqa: E402
 
-BASELINE = {"SMOOTHING": 1.0, "WORD_WEIGHT": 4.0}
+BASELINE = {"SMOOTHING": 1.0, "WORD_WEIGHT": 4.0, "PAIR_WEIGHT": 4.0}
 BASELINE_ODDS = 0.3
-THRESHOLDS = (0.0, 0.1, 0.15, 0.2, 0.3)
+THRESHOLDS = (0.0, 0.1, 0.2, 0.25, 0.3)
 
 
 def left_out_scores() -> tuple[dict[str, list[float]], dict[str, list[float]]]:

@@ -6,7 +6,8 @@ The model is naive Bayes over the character n-grams a message holds (each counte
 two kinds of examples: rules questions (rules/asked.toml and the rules messages of rules/chatter.toml)
 and chatter (the chatter messages of rules/chatter.toml). Character n-grams need no segmenter and
 read Japanese, English and typos alike. English is told apart by its words more than by its letters
-(lol, gg, price), so its words and word pairs are features too, weighing WORD_WEIGHT n-grams each.
+(lol, gg, price), so its words and word pairs are features too, weighing WORD_WEIGHT and PAIR_WEIGHT
+n-grams each.
 Its verdict is the average log-likelihood ratio over the features it has seen, so a long message is
 not more certain than a short one for its length alone.
 """
@@ -29,6 +30,9 @@ _SPACES = re.compile(r"\s+")
 _LATIN_WORD = re.compile(r"[a-z0-9']+")
 WORD = "w::"  # the prefix of a word feature: four characters at least, so never one of the n-grams
 WORD_WEIGHT = 8.0
+# A pair of words is rare: seen once on one side, at this little smoothing, it would outweigh the rest
+# of a short message ("play one" in one chatter message refused "can six people play one game?").
+PAIR_WEIGHT = 2.0
 
 
 def features(text: str) -> frozenset[str]:
@@ -41,6 +45,12 @@ def features(text: str) -> frozenset[str]:
     grams.update(f"{WORD}{w}" for w in words)
     grams.update(f"{WORD}{a} {b}" for a, b in pairwise(words))
     return frozenset(grams)
+
+
+def _weight(feature: str) -> float:
+    if not feature.startswith(WORD):
+        return 1.0
+    return PAIR_WEIGHT if " " in feature else WORD_WEIGHT
 
 
 Counts = Mapping[str, tuple[int, int]]  # feature → (rules questions, chatter messages) holding it
@@ -77,7 +87,7 @@ class ChatterModel:
         found = self.lookup(grams) if self.lookup else {g: self.counts[g] for g in grams if g in self.counts}
         total, n = 0.0, 0.0
         for feature, (rules, chatter) in found.items():
-            weight = WORD_WEIGHT if feature.startswith(WORD) else 1.0
+            weight = _weight(feature)
             chatter_share = (chatter + SMOOTHING) / (self.chatter + 2 * SMOOTHING)
             total += weight * math.log(chatter_share / ((rules + SMOOTHING) / (self.rules + 2 * SMOOTHING)))
             n += weight

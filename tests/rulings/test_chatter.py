@@ -59,7 +59,7 @@ def test_chatter_asked_as_a_question_about_a_keyword_gets_no_passage(rulebook: R
 def test_the_chatter_model_tells_a_writer_it_never_read(rules_dir: Path) -> None:
     """Trained without one of rules/chatter.toml's writers, as the index trains it, the model catches
     most of that writer's chatter and refuses few of their rules questions, at the search's threshold
-    (bench/chatter.py prints the figures; the earlier settings caught 0.69 at 0.017 refused)."""
+    (bench/chatter.py prints the figures; the earlier settings caught 0.70 at their threshold)."""
     documents, lexicon = load_corpus(rules_dir)
     asked = [q for qs in load_asked(rules_dir, documents).values() for q in (*qs.ja, *qs.en)]
     examples = load_chatter(rules_dir)
@@ -77,7 +77,7 @@ def test_the_chatter_model_tells_a_writer_it_never_read(rules_dir: Path) -> None
                 leans = model.odds(plain(m.text)) > CHATTER_ODDS
                 (caught if m.kind == "chatter" else refused).append(leans)
     assert sum(caught) / len(caught) >= 0.72
-    assert sum(refused) / len(refused) <= 0.015
+    assert sum(refused) / len(refused) <= 0.01
 
 
 @pytest.mark.parametrize(
