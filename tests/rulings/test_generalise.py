@@ -313,6 +313,8 @@ def test_a_rules_question_naming_the_bot_is_answered(rulebook: Rulebook, questio
         "このアルカステラのカード、ショップでいくらで売れるかな？",
         "ロルカナの次のセットはいつ出る？ショップで予約したい",
         "Where can I preorder the next Lorcana set?",
+        "what is the fav card to play on turn two",  # favourite, as a channel shortens it
+        "which princess card is your fav",
     ],
 )
 def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
