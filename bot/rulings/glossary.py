@@ -87,6 +87,9 @@ class Lexicon(BaseModel):
     # The corpus's games and the names players call them by; games the corpus does not cover.
     games: dict[str, list[str]] = Field(default_factory=dict)
     other_games: list[str] = Field(default_factory=list)
+    # Keywords of games the corpus does not cover, which no player of ours uses for ours (trample):
+    # a question hanging on one is about that game, named or not.
+    other_keywords: list[str] = Field(default_factory=list)
     # The bot, as players address it: a question to it in no game's words is about it, not the rules.
     referee_names: list[str] = Field(default_factory=list)
     # What no rulebook settles (buying, prices, the weather, favourites): a question asking about one

@@ -116,6 +116,7 @@ class Vocabulary:
             if stem_phrase(key) not in stop:
                 stems.setdefault(stem_phrase(key), key)
         self.english_stems = stems
+        self.other_keywords = frozenset(stem_word(w.lower()) for w in self.lexicon.other_keywords)
 
 
 @dataclass
@@ -779,6 +780,13 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
         plan.terms.sort(key=lambda t: t not in typed and any(t in r for r in plan.related.values()))
     del plan.terms[MAX_TERMS:]
     del plan.literals[4:]
+    # A keyword of a game the corpus does not cover (trample): like one of ours the corpus never names,
+    # what the question hangs on, or a detail of a question about something else (search.py weighs
+    # it). It weighs as a keyword, not as the English word a card's name may be.
+    for word in [w for w in plan.unknown if stem_word(w) in vocab.other_keywords]:
+        plan.unknown[word] = 1.0
+        if word not in plan.missing_keywords:
+            plan.missing_keywords.append(word)
     return plan
 
 

@@ -138,6 +138,26 @@ def test_a_game_keyword_the_corpus_never_names_is_outside_it(rulebook: Rulebook)
 @pytest.mark.parametrize(
     "question",
     [
+        "does lifelink work if my attacker is blocked?",  # Magic's, the game unnamed
+        "トランプル持ちでブロックされたら、余ったダメージはプレイヤーに行く？",  # refused before too: unknown
+    ],
+)
+def test_a_keyword_of_a_game_the_corpus_does_not_cover_is_outside_it(rulebook: Rulebook, question: str) -> None:
+    answer = rulebook.search(question)
+    assert answer.label is Label.OUTSIDE and answer.hits == []
+
+
+def test_another_games_keyword_asked_about_in_ours_gets_the_closest_passages(rulebook: Rulebook) -> None:
+    """Asked whether our game has something like it, the question hangs on our game's words too."""
+    answer = rulebook.search(
+        "is there anything like trample in HorizonNotes, where extra damage carries over to the leader?"
+    )
+    assert answer.hits and answer.label is Label.CLOSEST
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "Can Reckless characters quest?",  # a capitalised word nobody knows: the old gate refused it
         "If Cogsworth - Grandfather Clock is banished, does the effect it gave my characters end?",
     ],
