@@ -4,14 +4,14 @@
 
 The headline is the HELD-OUT halves of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, each batch split once into halves before any tuning; nothing was tuned
-on a held-out half. HELD-OUT 12 is the tenth round's fresh batch, HELD-OUT 11 (off-topic messages
-only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT 5 the sixth
+on a held-out half. HELD-OUT 13 is the thirteenth round's fresh batch, HELD-OUT 12 the tenth
+round's, HELD-OUT 11 (off-topic messages only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT 5 the sixth
 round's, HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third
 round's (each written by one person who had read only the seeds' README, labelled by another who
 did not run the search); HELD-OUT 1 is the first batch's; HELD-OUT all pools them. Beside them: the
-fourteenth batch's tuning half (tune14), every tuning question together (tune, tune2 of a batch
+fifteenth batch's tuning half (tune15), every tuning question together (tune, tune2 of a batch
 written blind in the second round, tune3, tune4, tune5, tune6, a validation batch, and tune7 to
-tune14) and the old set (tests/rulings/eval.toml, written in the corpus's own words). The eleventh
+tune15) and the old set (tests/rulings/eval.toml, written in the corpus's own words). The eleventh
 round's written set (1,794 questions written from the passages by writers who read them) was a column
 here; since the twelfth it is training data (rules/written.toml teaches the question classifier).
 
@@ -70,6 +70,7 @@ from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
 LABELS = {
+    "held13": "HELD-OUT 13",
     "held12": "HELD-OUT 12",
     "held11": "HELD-OUT 11",
     "held10": "HELD-OUT 10",
@@ -85,7 +86,7 @@ LABELS = {
 }
 HELD = tuple(LABELS)  # the held-out halves, newest first
 NAMES = {**LABELS, "held-all": "HELD-OUT all"}  # every held-out half pooled
-TUNES = ("tune", *(f"tune{n}" for n in range(2, 15)))  # the tuning halves and batches, oldest first
+TUNES = ("tune", *(f"tune{n}" for n in range(2, 16)))  # the tuning halves and batches, oldest first
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
 Question = dict[str, Any]
@@ -302,9 +303,9 @@ def main() -> int:
         # held5/tune7: the seventh batch's halves (sixth round); held6/tune8: the eighth batch's
         # (eighth round); held7/tune9 to held11/tune13: the ninth to thirteenth batches' (ninth round;
         # the thirteenth is off-topic messages only); held12/tune14: the fourteenth's (tenth round);
-        # tuning: every tuning question.
+        # held13/tune15: the fifteenth's (thirteenth round); tuning: every tuning question.
         groups = {half: (half,) for half in (*HELD, *TUNES)} | {"tuning": TUNES, "held-all": HELD}
-        shown = ("held-all", *HELD, "tune14", "tuning")
+        shown = ("held-all", *HELD, "tune15", "tuning")
         names = shown if args.half == "both" else (args.half,)
         columns: dict[str, dict[str, float]] = {}
         for name in names:
