@@ -315,6 +315,8 @@ def test_a_rules_question_naming_the_bot_is_answered(rulebook: Rulebook, questio
         "Where can I preorder the next Lorcana set?",
         "what is the fav card to play on turn two",  # favourite, as a channel shortens it
         "which princess card is your fav",
+        "一番好きなカードは？",
+        "好きなキャラって誰？",
     ],
 )
 def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
@@ -323,6 +325,14 @@ def test_buying_prices_and_favourites_are_outside_whatever_game_words_they_use(
     """No rulebook says where to buy dice or which Arcastella is best, however many game words are asked in."""
     answer = rulebook.search(question)
     assert not answer.hits and not answer.house
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["好きな順番で解決していいの？", "「デッキから好きなカードを1枚手札に加える」って効果の後はシャッフルする？"],
+)
+def test_as_one_likes_is_the_rules_words_not_a_favourite(rulebook: Rulebook, question: str) -> None:
+    assert is_answered(rulebook, question)
 
 
 def test_a_shop_setting_the_scene_leaves_the_question_a_rules_question(rulebook: Rulebook) -> None:
