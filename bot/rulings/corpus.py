@@ -1,6 +1,6 @@
 """The corpus folder: every `<stem>.txt` with its `<stem>.toml` metadata, plus `lexicon.toml` and
-`asked.toml` and `written.toml` (the questions players ask that each passage answers) and `chatter.toml`
-(examples of rules questions and of chatter).
+`asked.toml`, `written.toml` and `tuning.toml` (the questions players ask that each passage answers)
+and `chatter.toml` (examples of rules questions and of chatter).
 
 A new document needs no code: drop the text and a metadata file into rules/ and the index
 rebuilds itself, because the index is keyed by a hash of every file here.
@@ -26,8 +26,9 @@ LEXICON_FILE = "lexicon.toml"
 ASKED_FILE = "asked.toml"
 CHATTER_FILE = "chatter.toml"
 WRITTEN_FILE = "written.toml"
+TUNING_FILE = "tuning.toml"  # the blind set's tuning questions (tests/rulings/tuning_file.py writes it)
 _Model = TypeVar("_Model", bound=BaseModel)
-DATA_FILES = (LEXICON_FILE, ASKED_FILE, CHATTER_FILE, WRITTEN_FILE)
+DATA_FILES = (LEXICON_FILE, ASKED_FILE, CHATTER_FILE, WRITTEN_FILE, TUNING_FILE)
 
 
 def document_files(rules_dir: Path) -> list[tuple[Path, Path]]:
@@ -90,7 +91,7 @@ def _read_data(path: Path, model: type[_Model]) -> _Model:
 
 
 def load_asked(rules_dir: Path, documents: list[ParsedDocument], name: str = ASKED_FILE) -> dict[str, Asked]:
-    """The questions players ask that each passage answers (`asked.toml`, or `written.toml`), by
+    """The questions players ask that each passage answers (`asked.toml`, `written.toml`, `tuning.toml`), by
     passage id: they bridge the gap between how the rules say a thing and how a player asks it. A
     passage id that its document does not have is an error, not skipped."""
     path = rules_dir / name

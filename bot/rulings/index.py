@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.rulings.chatter import ChatterModel
 from bot.rulings.classifier import write_classifier
-from bot.rulings.corpus import WRITTEN_FILE, corpus_digest, load_asked, load_chatter, load_corpus
+from bot.rulings.corpus import TUNING_FILE, WRITTEN_FILE, corpus_digest, load_asked, load_chatter, load_corpus
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import Asked, ChatterExample, Kind, ParsedDocument, Passage
@@ -295,9 +295,11 @@ def build_index(
     asked: Mapping[str, Asked] | None = None,
     chatter: Sequence[ChatterExample] = (),
     written: Mapping[str, Asked] | None = None,
+    tuning: Mapping[str, Asked] | None = None,
 ) -> None:
     """Build the index file at `path`. `asked`: the questions each passage answers, searched and
-    taught to the classifier; `written`: more of them, taught to the classifier only."""
+    taught to the classifier; `written` and `tuning` (the blind set's tuning questions): more of
+    them, taught to the classifier only."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -337,7 +339,7 @@ def build_index(
         average = write_asked(db, asked_rows(by_id, asked or {}, lexicon))
         db.execute("INSERT INTO meta VALUES ('asked_average', ?)", (str(average),))
         write_chatter(db, asked or {}, chatter, lexicon)
-        taught = [*(asked or {}).items(), *(written or {}).items()]
+        taught = [*(asked or {}).items(), *(written or {}).items(), *(tuning or {}).items()]
         write_classifier(db, [(by_id[pid][0], q) for pid, qs in taught for q in (*qs.ja, *qs.en)])
         db.executemany(
             "INSERT INTO vocab VALUES (?, ?, ?, ?)",
@@ -387,9 +389,10 @@ def ensure_index(cache_dir: Path, rules_dir: Path) -> Path:
     documents, lexicon = load_corpus(rules_dir)
     asked = load_asked(rules_dir, documents)
     written = load_asked(rules_dir, documents, WRITTEN_FILE)
+    tuning = load_asked(rules_dir, documents, TUNING_FILE)
     chatter = load_chatter(rules_dir)
     try:
-        build_index(path, documents, lexicon, asked, chatter, written)
+        build_index(path, documents, lexicon, asked, chatter, written, tuning)
         for old in path.parent.glob("index-*.sqlite3"):
             if old != path:
                 old.unlink(missing_ok=True)

@@ -49,14 +49,16 @@ def _bigrams(text: str) -> set[str]:
 NEAR = 0.5  # the share of character pairs (Jaccard) that makes two texts one question reworded
 
 
-def close_to_evaluation(texts: Iterable[str]) -> list[str]:
+def close_to_evaluation(texts: Iterable[str], held_only: bool = False) -> list[str]:
     """The texts sharing half their character pairs with a question of tests/rulings/blind.toml,
     or eval.toml (a shorter, reworded or typo-fixed copy included): the evaluation is
-    blind to them."""
+    blind to them. `held_only`: of blind.toml, its held-out halves only."""
     evaluation = []
     for name in ("blind.toml", "eval.toml"):
         with (TESTS / name).open("rb") as fh:
-            evaluation += [_bigrams(q["text"]) for q in tomllib.load(fh)["question"]]
+            questions = tomllib.load(fh)["question"]
+        held = [q for q in questions if not held_only or name != "blind.toml" or q["half"].startswith("held")]
+        evaluation += [_bigrams(q["text"]) for q in held]
     # Two sets sharing half their union share one of the rarest pairs of each (prefix filtering): only
     # the questions holding one of a text's rarest pairs are compared with it.
     rarity: Counter[str] = Counter(g for grams in evaluation for g in grams)

@@ -14,13 +14,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rulings.corpus import ASKED_FILE, CHATTER_FILE, WRITTEN_FILE, load_asked, load_chatter, load_corpus
+from bot.rulings.corpus import (
+    ASKED_FILE,
+    CHATTER_FILE,
+    TUNING_FILE,
+    WRITTEN_FILE,
+    load_asked,
+    load_chatter,
+    load_corpus,
+)
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
 from bot.rulings.models import Label, ParsedDocument
 from bot.rulings.search import Rulebook
 
 from .helpers import close_to_evaluation
+from .tuning_file import RULES, expected_file, tuning_questions
 
 HN = "horizonnotes-rules"
 # Players' words the rules never use: スタフェ is the start phase (スタートフェイズ), 寝かす and 起きる
@@ -86,7 +95,7 @@ def test_an_edited_asked_file_builds_a_new_index(rules_copy: Path, tmp_path: Pat
         ('["horizonnotes-rules/05/01"\n', ASKED_FILE),  # not TOML
     ],
 )
-@pytest.mark.parametrize("name", [ASKED_FILE, WRITTEN_FILE])
+@pytest.mark.parametrize("name", [ASKED_FILE, WRITTEN_FILE, TUNING_FILE])
 def test_a_broken_asked_file_is_a_clear_error(rules_copy: Path, text: str, detail: str, name: str) -> None:
     (rules_copy / name).write_text(text, encoding="utf-8")
     documents, _ = load_corpus(rules_copy)
@@ -109,6 +118,7 @@ def test_questions_of_a_document_not_shipped_are_left_out(rules_copy: Path) -> N
     [
         (ASKED_FILE, lambda folder: load_asked(folder, [])),
         (WRITTEN_FILE, lambda folder: load_asked(folder, [], WRITTEN_FILE)),
+        (TUNING_FILE, lambda folder: load_asked(folder, [], TUNING_FILE)),
         (CHATTER_FILE, load_chatter),
     ],
 )
@@ -142,6 +152,17 @@ def test_no_asked_question_is_an_evaluation_question(name: str) -> None:
     with (Path(__file__).resolve().parents[2] / "rules" / name).open("rb") as fh:
         asked = [q for entry in tomllib.load(fh).values() for q in [*entry["ja"], *entry["en"]]]
     assert close_to_evaluation(asked) == []
+
+
+def test_the_tuning_file_is_the_tuning_halves_and_no_held_out_question() -> None:
+    """rules/tuning.toml is what tests/rulings/tuning_file.py writes from the blind set's tuning halves:
+    every question in it is a tuning question, none shares half its character pairs with a held-out
+    question or an old-set one, and the file is not stale (blind.toml edited, the file not written)."""
+    assert (RULES / TUNING_FILE).read_text(encoding="utf-8") == expected_file()
+    with (RULES / TUNING_FILE).open("rb") as fh:
+        texts = [q for entry in tomllib.load(fh).values() for q in [*entry["ja"], *entry["en"]]]
+    assert texts and set(texts) <= {q["text"] for q in tuning_questions()}
+    assert close_to_evaluation(texts, held_only=True) == []
 
 
 def test_a_question_worded_like_a_house_rules_gets_it_beside_the_closest_rules(rulebook: Rulebook) -> None:

@@ -8,6 +8,7 @@ import math
 import shutil
 import sqlite3
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rulings.classifier import MAX_SHARE, features, scores, write_classifier
-from bot.rulings.corpus import WRITTEN_FILE
+from bot.rulings.corpus import TUNING_FILE, WRITTEN_FILE
 from bot.rulings.index import SCHEMA
 from bot.rulings.search import Rulebook
 
@@ -93,6 +94,7 @@ def test_what_the_written_questions_teach_finds_a_passage_the_rules_words_do_not
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "rules"
         shutil.copytree(rules_dir, folder)
+        (folder / TUNING_FILE).unlink()  # the blind set's tuning questions use the word too
         (folder / WRITTEN_FILE).write_text(
             f'["{HN}/07/01"]\n'
             'ja = ["チャフェって何する時間？", "チャフェで手札のカード送るんだっけ", "チャフェにやること忘れた", '
@@ -108,3 +110,30 @@ def test_what_the_written_questions_teach_finds_a_passage_the_rules_words_do_not
         finally:
             taught.close()
             untaught.close()
+
+
+def test_the_tuning_questions_teach_the_classifier(rules_dir: Path) -> None:
+    """rules/tuning.toml (the blind set's tuning questions) teaches the classifier: asked again, the
+    questions it holds find their labelled passage first more often than an index without it does.
+    (What it does on questions it was not taught is bench/taught.py's to measure.)"""
+    answers: dict[str, set[str]] = {}  # a question is under each passage labelled as its answer
+    with (rules_dir / TUNING_FILE).open("rb") as fh:
+        for pid, entry in tomllib.load(fh).items():
+            for q in [*entry["ja"], *entry["en"]]:
+                answers.setdefault(q, set()).add(pid)
+    sample = sorted(answers)[::5]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "rules"
+        shutil.copytree(rules_dir, folder)
+        (folder / TUNING_FILE).unlink()
+        taught = Rulebook.open(Path(tmp) / "a", rules_dir)
+        untaught = Rulebook.open(Path(tmp) / "b", folder)
+        try:
+            firsts = [
+                sum(bool(ids) and ids[0] in answers[q] for q in sample for ids in [top_ids(book, q)])
+                for book in (taught, untaught)
+            ]
+        finally:
+            taught.close()
+            untaught.close()
+    assert firsts[0] >= firsts[1] + 0.1 * len(sample)
