@@ -8,8 +8,8 @@ is left out: the model is trained as the index trains it (rules/asked.toml and t
 messages, the games' names blanked) and judges the left-out writer's messages at the search's
 threshold (CHATTER_ODDS in bot/rulings/search.py). Printed per writer and pooled: the share of chatter
 caught (refused as no rules question) and the share of rules messages refused with it; then the same
-at other thresholds, and for the model's earlier settings (smoothing 1, English word weight 4,
-threshold 0.3) as the baseline measured in the same run. A threshold is only worth what it does on a
+at other thresholds, and for the model's earlier settings (smoothing 1, English words and word
+pairs weighing 4, threshold 0.3) as the baseline measured in the same run. A threshold is only worth what it does on a
 writer the model has not seen: the tuning halves' chatter was written by the same writers as the
 training examples.
 """
@@ -77,12 +77,16 @@ def report(name: str, threshold: float) -> None:
 
 
 def main() -> int:
-    report(f"now (smoothing {chatter.SMOOTHING}, English word weight {chatter.WORD_WEIGHT})", CHATTER_ODDS)
+    report(
+        f"now (smoothing {chatter.SMOOTHING}, English word weight {chatter.WORD_WEIGHT}, "
+        f"word pair weight {chatter.PAIR_WEIGHT})",
+        CHATTER_ODDS,
+    )
     now = {key: getattr(chatter, key) for key in BASELINE}
     for key, value in BASELINE.items():
         setattr(chatter, key, value)
     try:
-        report("baseline (smoothing 1.0, English word weight 4.0)", BASELINE_ODDS)
+        report("baseline (smoothing 1.0, English word and word pair weight 4.0)", BASELINE_ODDS)
     finally:
         for key, value in now.items():
             setattr(chatter, key, value)
