@@ -219,6 +219,8 @@ class _Candidate:
     bm25_share: float = 0.0  # its bm25 relative to the best candidate's
     # Each of its terms' weighted frequency over body, heading and names, as BM25F counts it.
     shares: Mapping[str, float] = field(default_factory=dict, compare=False)
+    taught: float = 0.0  # the classifier's score (relative to the best candidate's), as it weighs in rank
+    aside: bool = False  # aside from what is asked (`_taught`): the classifier's middle score
 
     @property
     def house(self) -> bool:
@@ -1030,6 +1032,8 @@ class Rulebook:
                     votes.get(rowid, 0.0),
                     score / best,
                     held,
+                    CLASSIFIER_WEIGHT * taught.get(rowid, 0.0),
+                    rowid in aside,
                 )
             )
         out.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
@@ -1290,10 +1294,15 @@ class Rulebook:
             # the same kind of passage (a note, a passage citing nothing comes after).
             bm25 = [self._bm25f(sub, c.shares) for c in pool]
             top = max(bm25, default=0.0) or 1.0
+            # The part's own classifier score in place of the whole question's: the whole question is
+            # most like the questions of one part's passage, which would rank first for every part.
+            own = self._taught(sub, [c.rowid for c in pool], {c.rowid for c in pool if c.aside})
             scored = []
             for c, score in zip(pool, bm25, strict=True):
                 part = self._coverage(sub, c.terms, name_only=c.name_only)
                 lexical = COVERAGE_SHARE * (part - c.coverage) + (1 - COVERAGE_SHARE) * (score / top - c.bm25_share)
+                if own:
+                    lexical += CLASSIFIER_WEIGHT * own.get(c.rowid, 0.0) - c.taught
                 scored.append((c.rank + lexical, c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])

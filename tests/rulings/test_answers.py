@@ -153,6 +153,17 @@ def test_each_part_of_a_question_gets_a_passage(rulebook: Rulebook) -> None:
     assert f"{HN}/11/02" in shown  # a blocker's DEF applies in full
 
 
+def test_a_part_is_ranked_by_how_its_own_words_are_asked(rulebook: Rulebook) -> None:
+    """The whole question is worded most like the break check's questions; the part asking whether a
+    blocker is tapped still gets the passage that says so (the part's own classifier score, not the
+    whole question's, ranks its passages)."""
+    question = "ブロックしたユニットってタップされる？あとセフィロトコードの破損判定ってダイス何個振るの？"
+    answer = rulebook.search(question)
+    shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
+    assert f"{HN}/11/02" in shown  # a blocker is tapped
+    assert f"{HN}/17/02" in shown  # the break check rolls 1d6
+
+
 def test_a_question_gets_one_passage_per_part_and_no_more(rulebook: Rulebook) -> None:
     """Four parts: four passages, each part's own; never the whole question's best on top of them."""
     question = "手札は何枚？エーテルは何点？DEFはどう引く？セフィロトコードの判定は？"
