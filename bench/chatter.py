@@ -6,12 +6,11 @@ someone it never read.
 rules/chatter.toml holds the messages of four writers (ids m…, n…, c… and d…). Each writer in turn
 is left out: the model is trained as the index trains it (rules/asked.toml and the other writers'
 messages, the games' names blanked) and judges the left-out writer's messages at the search's
-threshold (CHATTER_ODDS in bot/rulings/search.py). Printed per writer and pooled: the share of chatter
-caught (refused as no rules question) and the share of rules messages refused with it; then the same
-at other thresholds, and for the model's earlier settings (smoothing 1, English words and word
-pairs weighing 4, threshold 0.3) as the baseline measured in the same run. A threshold is only worth what it does on a
-writer the model has not seen: the tuning halves' chatter was written by the same writers as the
-training examples.
+threshold (CHATTER_ODDS in bot/rulings/search.py). Printed per writer and pooled: the share of
+chatter caught (refused as no rules question) and the share of rules messages refused with it; then
+the same at other thresholds, and for the model's earlier settings (smoothing 1, English words and
+word pairs weighing 4, threshold 0.3) as the baseline measured in the same run. A setting is only
+worth what it does on a writer the model has not read: a new member of the channel.
 """
 
 from __future__ import annotations
