@@ -23,34 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.rulings import chatter  # noqa: E402
-from bot.rulings.corpus import load_asked, load_chatter, load_corpus  # noqa: E402
 from bot.rulings.search import CHATTER_ODDS  # noqa: E402
+from tests.rulings.helpers import left_out_writers  # noqa: E402
 
 BASELINE = {"SMOOTHING": 1.0, "WORD_WEIGHT": 4.0, "PAIR_WEIGHT": 4.0}
 BASELINE_ODDS = 0.3
 THRESHOLDS = (0.0, 0.1, 0.2, 0.25, 0.3)
-
-
-def left_out_scores() -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Each writer's chatter and rules messages scored by a model trained without them."""
-    rules_dir = ROOT / "rules"
-    documents, lexicon = load_corpus(rules_dir)
-    asked = load_asked(rules_dir, documents)
-    examples = load_chatter(rules_dir)
-    plain = lexicon.without_game_names
-    asked_texts = [plain(q) for qs in asked.values() for q in (*qs.ja, *qs.en)]
-    caught: dict[str, list[float]] = {}
-    refused: dict[str, list[float]] = {}
-    for writer in sorted({m.id[0] for m in examples}):
-        train = [m for m in examples if m.id[0] != writer]
-        model = chatter.ChatterModel.train(
-            [*asked_texts, *(plain(m.text) for m in train if m.kind == "rules")],
-            [plain(m.text) for m in train if m.kind == "chatter"],
-        )
-        test = [m for m in examples if m.id[0] == writer]
-        caught[writer] = [model.odds(plain(m.text)) for m in test if m.kind == "chatter"]
-        refused[writer] = [model.odds(plain(m.text)) for m in test if m.kind == "rules"]
-    return caught, refused
 
 
 def above(scores: Sequence[float], threshold: float) -> float:
@@ -58,7 +36,7 @@ def above(scores: Sequence[float], threshold: float) -> float:
 
 
 def report(name: str, threshold: float) -> None:
-    chat, rules = left_out_scores()
+    chat, rules = left_out_writers(ROOT / "rules")
     print(f"{name}")
     for writer in chat:
         print(

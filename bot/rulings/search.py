@@ -150,7 +150,7 @@ OUTSIDE_COVERAGE = 0.34
 # average log-likelihood ratio of its character n-grams and English words, bot/rulings/chatter.py)
 # is no rules question. Both thresholds were read off writers the model was not trained on
 # (bench/chatter.py): the lowest at which it refuses a new writer's rules questions no more often
-# than the earlier model did (0.006; it catches 0.745 of their chatter, against 0.700), and as few of
+# than the earlier model did (0.006; it catches 0.745 of their chatter, against 0.702), and as few of
 # their chatter messages rules-like as before (0.04; 0.8 of their rules questions are).
 CHATTER_ODDS = 0.25
 RULES_LIKE_ODDS = -0.35  # a message leaning to the rules questions' way of writing by more than this
@@ -1014,7 +1014,8 @@ class Rulebook:
             if document in self.citing:
                 rank -= POSITION_PENALTY * math.log(_ordinal(pid))
             rank += SECTION_WEIGHT * evidence.get((document, section), 0.0)
-            rank += CLASSIFIER_WEIGHT * taught.get(rowid, 0.0)
+            lift = CLASSIFIER_WEIGHT * taught.get(rowid, 0.0)
+            rank += lift
             out.append(
                 _Candidate(
                     rowid,
@@ -1032,7 +1033,7 @@ class Rulebook:
                     votes.get(rowid, 0.0),
                     score / best,
                     held,
-                    CLASSIFIER_WEIGHT * taught.get(rowid, 0.0),
+                    lift,
                     rowid in aside,
                 )
             )

@@ -9,6 +9,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from bot.rulings.chatter import ChatterModel
+from bot.rulings.corpus import load_asked, load_chatter, load_corpus
 from bot.rulings.models import Label
 from bot.rulings.search import Rulebook
 
@@ -80,3 +82,26 @@ def close_to_evaluation(texts: Iterable[str], held_only: bool = False) -> list[s
         if any(len(grams & evaluation[n]) / len(grams | evaluation[n]) >= NEAR for n in candidates):
             near.append(text)
     return near
+
+
+def left_out_writers(rules_dir: Path) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each writer of rules/chatter.toml (the first letter of its messages' ids) left out in turn: the
+    chatter model trained as the index trains it (asked questions and the other writers' messages, the
+    games' names blanked) scores that writer's chatter and rules messages. By writer: (chatter odds,
+    rules odds). The model's settings are read when called (bench/chatter.py changes them)."""
+    documents, lexicon = load_corpus(rules_dir)
+    plain = lexicon.without_game_names
+    asked = [plain(q) for qs in load_asked(rules_dir, documents).values() for q in (*qs.ja, *qs.en)]
+    examples = load_chatter(rules_dir)
+    chatter: dict[str, list[float]] = {}
+    rules: dict[str, list[float]] = {}
+    for writer in sorted({m.id[0] for m in examples}):
+        train = [m for m in examples if m.id[0] != writer]
+        model = ChatterModel.train(
+            [*asked, *(plain(m.text) for m in train if m.kind == "rules")],
+            [plain(m.text) for m in train if m.kind == "chatter"],
+        )
+        test = [m for m in examples if m.id[0] == writer]
+        chatter[writer] = [model.odds(plain(m.text)) for m in test if m.kind == "chatter"]
+        rules[writer] = [model.odds(plain(m.text)) for m in test if m.kind == "rules"]
+    return chatter, rules

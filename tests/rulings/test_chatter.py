@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rulings.chatter import ChatterModel, features
-from bot.rulings.corpus import CHATTER_FILE, load_asked, load_chatter, load_corpus
+from bot.rulings.corpus import CHATTER_FILE, load_chatter
 from bot.rulings.errors import RulingsError
 from bot.rulings.index import index_path
 from bot.rulings.models import Label
 from bot.rulings.search import CHATTER_ODDS, Rulebook
 
-from .helpers import TESTS, close_to_evaluation, is_answered, is_outside
+from .helpers import TESTS, close_to_evaluation, is_answered, is_outside, left_out_writers
 
 RULES = TESTS.parents[1] / "rules"
 EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おはよう"\n'
@@ -60,22 +60,9 @@ def test_the_chatter_model_tells_a_writer_it_never_read(rules_dir: Path) -> None
     """Trained without one of rules/chatter.toml's writers, as the index trains it, the model catches
     most of that writer's chatter and refuses few of their rules questions, at the search's threshold
     (bench/chatter.py prints the figures; the earlier settings caught 0.70 at their threshold)."""
-    documents, lexicon = load_corpus(rules_dir)
-    asked = [q for qs in load_asked(rules_dir, documents).values() for q in (*qs.ja, *qs.en)]
-    examples = load_chatter(rules_dir)
-    plain = lexicon.without_game_names
-    caught: list[bool] = []
-    refused: list[bool] = []
-    for writer in {m.id[0] for m in examples}:
-        train = [m for m in examples if m.id[0] != writer]
-        model = ChatterModel.train(
-            [plain(q) for q in [*asked, *(m.text for m in train if m.kind == "rules")]],
-            [plain(m.text) for m in train if m.kind == "chatter"],
-        )
-        for m in examples:
-            if m.id[0] == writer:
-                leans = model.odds(plain(m.text)) > CHATTER_ODDS
-                (caught if m.kind == "chatter" else refused).append(leans)
+    chatter, rules = left_out_writers(rules_dir)
+    caught = [odds > CHATTER_ODDS for scores in chatter.values() for odds in scores]
+    refused = [odds > CHATTER_ODDS for scores in rules.values() for odds in scores]
     assert sum(caught) / len(caught) >= 0.72
     assert sum(refused) / len(refused) <= 0.01
 
