@@ -9,8 +9,9 @@ asked question has but several share (殴れる, "can my guy still…") still po
 Naive Bayes over the presence of features, with every feature of the question counted: a passage's
 score is its log-likelihood of the question's features, relative to how often each occurs anywhere,
 averaged over them. Only a passage's features that the question holds change it between passages,
-so the index keeps, for each feature, the passages whose questions hold it most (POSTINGS), and a
-question reads those and the number of questions of its candidate passages, never the whole model.
+so the index keeps, for each feature, the passages whose questions hold it most (POSTINGS), packed in
+one row, and a question reads those rows and the number of questions of its candidate passages, never
+the whole model.
 Features found in more than MAX_SHARE of all questions tell none apart and are skipped.
 """
 
@@ -19,8 +20,12 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import sys
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from bot.rulings.chatter import WORD
 from bot.rulings.chatter import features as message_features
@@ -44,9 +49,28 @@ def _weight(feature: str) -> float:
     return WORD_WEIGHT if feature.startswith(WORD) else 1.0
 
 
+def _pack(values: array[int] | array[float]) -> bytes:
+    if sys.byteorder != "little":  # the index stores little-endian arrays, whatever the machine
+        values = array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+def _unpack(typecode: str, data: bytes) -> array[Any]:
+    values = array(typecode, data)
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values
+
+
+def _first(postings: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A feature's postings as (-count, passage), most first, cut to the POSTINGS kept."""
+    return sorted(postings)[:POSTINGS]
+
+
 def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> None:
     """Add training questions to the index's model. Every question of a passage comes in one call:
-    a passage's counts are written once."""
+    a passage's counts are written once, and are merged with the postings of earlier calls."""
     per_passage: dict[int, Counter[str]] = {}
     questions: Counter[int] = Counter()
     df: Counter[str] = Counter()
@@ -55,12 +79,27 @@ def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> Non
         per_passage.setdefault(passage, Counter()).update(found)
         questions[passage] += 1
         df.update(found)
+    postings: dict[str, list[tuple[int, int]]] = {}
+    for feature, data, counts in db.execute("SELECT feature, passages, counts FROM classifier_first"):
+        postings[feature] = [(-c, p) for p, c in zip(_unpack("q", data), _unpack("q", counts), strict=True)]
+    while per_passage:
+        passage, counted = per_passage.popitem()
+        for f, count in counted.items():
+            kept = postings.setdefault(f, [])
+            kept.append((-count, passage))
+            if len(kept) > 4 * POSTINGS:  # the rest can never be among the first: memory stays bounded
+                kept[:] = _first(kept)
     db.executemany(
-        "INSERT INTO classifier_postings VALUES (?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO classifier_first VALUES (?, ?, ?, ?)",
         (
-            (f, count, passage, math.log1p(count / SMOOTHING))
-            for passage, counts in per_passage.items()
-            for f, count in counts.items()
+            (
+                f,
+                _pack(array("q", (p for _, p in first))),
+                _pack(array("q", (-c for c, _ in first))),
+                _pack(array("d", (math.log1p(-c / SMOOTHING) for c, _ in first))),
+            )
+            for f, kept in postings.items()
+            for first in [_first(kept)]
         ),
     )
     db.executemany(
@@ -79,43 +118,83 @@ def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> Non
     )
 
 
-# Each feature's first postings, weighted, summed per candidate by SQLite: one statement of the same
-# text for every question (FEATURES parts, the unused ones for no feature), so SQLite compiles it once.
-_EACH = (
-    "SELECT passage, weight * ? AS s FROM "
-    "(SELECT passage, weight FROM classifier_postings WHERE feature = ? ORDER BY count DESC LIMIT ?)"
-)
-_SUMS = (
-    f"SELECT passage, sum(s) FROM ({' UNION ALL '.join([_EACH] * FEATURES)}) "
-    "WHERE passage IN (SELECT value FROM json_each(?)) GROUP BY passage"
-)
+@dataclass
+class Reading:
+    """What one search has read of the model so far: each feature's df, each passage's number of
+    questions, and each feature's first postings among the candidates they were read for. The parts
+    of a question hold mostly the whole question's features and rank a subset of its candidates, so
+    a part reads little that the whole question did not already."""
+
+    df: dict[str, int | None] = field(default_factory=dict)  # None: no question holds it
+    sizes: dict[int, int | None] = field(default_factory=dict)  # None: the model has no question of it
+    postings: dict[str, dict[int, float]] = field(default_factory=dict)
+    among: frozenset[int] = frozenset()  # the candidates `postings` were read for
 
 
-def scores(db: sqlite3.Connection, question: str, passages: Sequence[int], total: int) -> dict[int, float]:
+# Features' first postings, each feature's packed in one row: read a posting a row, they were a third
+# of a long question's search at 100x the corpus (and the index file two and a half times as large).
+_FIRST = "SELECT feature, passages, weights FROM classifier_first WHERE feature IN (SELECT value FROM json_each(?))"
+
+
+def _read_df(db: sqlite3.Connection, reading: Reading, found: Iterable[str]) -> None:
+    missing = sorted(f for f in found if f not in reading.df)
+    if not missing:
+        return
+    rows = dict(
+        db.execute(
+            "SELECT feature, df FROM classifier_vocab WHERE feature IN (SELECT value FROM json_each(?))",
+            (json.dumps(missing, ensure_ascii=False),),
+        )
+    )
+    reading.df.update((f, rows.get(f)) for f in missing)
+
+
+def _read_postings(db: sqlite3.Connection, reading: Reading, kept: Sequence[str], among: frozenset[int]) -> None:
+    if not among <= reading.among:  # other candidates than those read for: read afresh
+        reading.postings, reading.among = {}, among
+    among = reading.among
+    missing = [f for f in kept if f not in reading.postings]
+    reading.postings.update({f: {} for f in missing})  # a feature no passage's questions hold
+    for f, data, weights in db.execute(_FIRST, (json.dumps(missing, ensure_ascii=False),)):
+        found = zip(_unpack("q", data), _unpack("d", weights), strict=True)
+        reading.postings[f] = {p: w for p, w in found if p in among}
+    unread = sorted(p for p in reading.among if p not in reading.sizes)
+    if unread:
+        reading.sizes.update(dict.fromkeys(unread))
+        reading.sizes.update(
+            db.execute(
+                "SELECT passage, n FROM classifier_passages WHERE passage IN (SELECT value FROM json_each(?))",
+                (json.dumps(unread),),
+            )
+        )
+
+
+def scores(
+    db: sqlite3.Connection, question: str, passages: Sequence[int], total: int, reading: Reading | None = None
+) -> dict[int, float]:
     """Each candidate passage's score for the question (higher: more like the questions it answers),
     up to a constant of the question; passages the model has no question of are left out. `total`:
-    how many questions the model was trained on."""
+    how many questions the model was trained on; `reading`: what this search has read already."""
     if not total or not passages:
         return {}
-    counted = sorted(
-        (df, f)
-        for f, df in db.execute(
-            "SELECT feature, df FROM classifier_vocab WHERE feature IN (SELECT value FROM json_each(?))",
-            (json.dumps(sorted(features(question)), ensure_ascii=False),),
-        )
-        if df <= MAX_SHARE * total
-    )
+    reading = reading if reading is not None else Reading()
+    found = features(question)
+    _read_df(db, reading, found)
+    counted = sorted((df, f) for f in found if (df := reading.df[f]) is not None and df <= MAX_SHARE * total)
     kept = [f for _, f in counted[:FEATURES]]
     if not kept:
         return {}
-    wanted = json.dumps(sorted(set(passages)))
-    sizes = dict(
-        db.execute(
-            "SELECT passage, n FROM classifier_passages WHERE passage IN (SELECT value FROM json_each(?))", (wanted,)
-        )
-    )
-    params: list[object] = [p for f in kept for p in (_weight(f), f, POSTINGS)]
-    params += [0.0, "", 0] * (FEATURES - len(kept))
-    held = dict(db.execute(_SUMS, [*params, wanted]))
+    candidates = frozenset(passages)
+    _read_postings(db, reading, kept, candidates)
+    held: dict[int, float] = {}
+    for f in kept:
+        weight = _weight(f)
+        for passage, w in reading.postings[f].items():
+            if passage in candidates:
+                held[passage] = held.get(passage, 0.0) + weight * w
     spread = sum(_weight(f) for f in kept)
-    return {p: (held.get(p, 0.0) - spread * math.log(n + 2 * SMOOTHING)) / len(kept) for p, n in sizes.items()}
+    return {
+        p: (held.get(p, 0.0) - spread * math.log(n + 2 * SMOOTHING)) / len(kept)
+        for p in candidates
+        if (n := reading.sizes.get(p)) is not None
+    }

@@ -26,7 +26,7 @@ from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-20"
+INDEX_VERSION = "rulings-index-21"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 
 SCHEMA = """
@@ -51,13 +51,13 @@ CREATE TABLE unplaced(json TEXT NOT NULL);
 CREATE TABLE asked(rowid INTEGER PRIMARY KEY, passage INTEGER NOT NULL, question TEXT NOT NULL, terms TEXT NOT NULL);
 -- How many rules questions and how many chatter messages hold each feature (bot/rulings/chatter.py).
 CREATE TABLE chatter(feature TEXT PRIMARY KEY, rules INTEGER NOT NULL, chatter INTEGER NOT NULL);
--- The question classifier (bot/rulings/classifier.py): how many of a passage's questions hold each
--- feature (and what that weighs), by feature and most first; how many questions each passage has;
--- how many questions hold each feature.
-CREATE TABLE classifier_postings(
-    feature TEXT NOT NULL, count INTEGER NOT NULL, passage INTEGER NOT NULL, weight REAL NOT NULL,
-    PRIMARY KEY (feature, count DESC, passage)
-) WITHOUT ROWID;
+-- The question classifier (bot/rulings/classifier.py): for each feature, the passages whose
+-- questions hold it most (little-endian arrays: passage rowids, how many of their questions hold it,
+-- what that weighs), most first; how many questions each passage has; how many questions hold each
+-- feature.
+CREATE TABLE classifier_first(
+    feature TEXT PRIMARY KEY, passages BLOB NOT NULL, counts BLOB NOT NULL, weights BLOB NOT NULL
+);
 CREATE TABLE classifier_passages(passage INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 CREATE TABLE classifier_vocab(feature TEXT PRIMARY KEY, df INTEGER NOT NULL);
 CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
@@ -129,7 +129,17 @@ def code_version() -> str:
     parser or tokenizer never reads an index built by the old one."""
     digest = hashlib.sha256(INDEX_VERSION.encode())
     here = Path(__file__).resolve().parent
-    for name in ("parse.py", "glossary.py", "tokenize.py", "index.py", "corpus.py", "models.py", "query.py"):
+    for name in (
+        "parse.py",
+        "glossary.py",
+        "tokenize.py",
+        "index.py",
+        "corpus.py",
+        "models.py",
+        "query.py",
+        "classifier.py",
+        "chatter.py",
+    ):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.rulings.classifier import Reading
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, known_words, to_katakana, tokens
@@ -163,6 +164,8 @@ class QueryPlan:
     )
     asked_nearest: list[int] = field(default_factory=list)  # the nearest asked questions, found by the search
     pieces: dict[str, QueryPlan] = field(default_factory=dict)  # the plans of its parts, made once
+    # What the search has read of the question classifier's model, which its parts read again.
+    classified: Reading = field(default_factory=Reading, repr=False)
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 

@@ -1042,14 +1042,17 @@ class Rulebook:
             out = self._dense_rerank(plan, out, prefer)
         return out
 
-    def _taught(self, plan: QueryPlan, rowids: Sequence[int], aside: AbstractSet[int]) -> dict[int, float]:
+    def _taught(
+        self, plan: QueryPlan, rowids: Sequence[int], aside: AbstractSet[int], whole: QueryPlan | None = None
+    ) -> dict[int, float]:
         """Each candidate's classifier score (bot/rulings/classifier.py) less the best candidate's: 0
         for the passage whose questions the question is most like. A passage the classifier has no
         question of scores as the lowest. A passage `aside` from what is asked (commentary around the
         rules unless the translation is asked about, a translator's note or an open point not asked
         about) scores as the middle candidate: its questions' wording lifts it no more than the asked
-        questions' votes do."""
-        found = classifier_scores(self.db, plan.typed, [r for r in rowids if r not in aside], self.classifier_questions)
+        questions' votes do. `whole`: the question a part is of, whose reading of the model it shares."""
+        wanted = [r for r in rowids if r not in aside]
+        found = classifier_scores(self.db, plan.typed, wanted, self.classifier_questions, (whole or plan).classified)
         if not found:
             return {}
         best, worst = max(found.values()), min(found.values())
@@ -1297,7 +1300,7 @@ class Rulebook:
             top = max(bm25, default=0.0) or 1.0
             # The part's own classifier score in place of the whole question's: the whole question is
             # most like the questions of one part's passage, which would rank first for every part.
-            own = self._taught(sub, [c.rowid for c in pool], {c.rowid for c in pool if c.aside})
+            own = self._taught(sub, [c.rowid for c in pool], {c.rowid for c in pool if c.aside}, plan)
             scored = []
             for c, score in zip(pool, bm25, strict=True):
                 part = self._coverage(sub, c.terms, name_only=c.name_only)

@@ -16,7 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rulings.classifier import MAX_SHARE, features, scores, write_classifier
+from bot.rulings.classifier import (
+    FEATURES,
+    MAX_SHARE,
+    POSTINGS,
+    SMOOTHING,
+    Reading,
+    _weight,
+    features,
+    scores,
+    write_classifier,
+)
 from bot.rulings.corpus import TUNING_FILE, WRITTEN_FILE
 from bot.rulings.index import SCHEMA
 from bot.rulings.search import Rulebook
@@ -74,6 +84,89 @@ def test_questions_added_later_count_beside_the_first_ones(model: sqlite3.Connec
     assert _total(model) == len(BLOCKING) + len(DRAWING) + len(OTHERS) + 2
     found = scores(model, "ループは何回まで？", [1, 2, 3], _total(model))
     assert max(found, key=found.__getitem__) == 3
+
+
+# More passages holding one word than the model keeps for a word (POSTINGS): n % 5 + 1 of passage n's
+# questions hold it, so which passages it keeps depends on the counts and, among equal counts, on the
+# passage. Many other questions keep it a word in fewer than MAX_SHARE of them all.
+CROWD = [(n, f"カウンターは{n}番目？") for n in range(1, POSTINGS + 60) for _ in range(n % 5 + 1)]
+CROWD += [(500 + n, f"関係ない質問{n}その{k}") for n in range(2500) for k in range(2)]
+
+
+def _naive_bayes(rows: list[tuple[int, str]], question: str, passages: list[int]) -> dict[int, float]:
+    """The classifier's score computed from its definition, straight from the training questions."""
+    counts: dict[int, dict[str, int]] = {}
+    sizes: dict[int, int] = {}
+    df: dict[str, int] = {}
+    for passage, text in rows:
+        sizes[passage] = sizes.get(passage, 0) + 1
+        for f in features(text):
+            counts.setdefault(passage, {})[f] = counts.get(passage, {}).get(f, 0) + 1
+            df[f] = df.get(f, 0) + 1
+    kept = sorted((df[f], f) for f in features(question) if f in df and df[f] <= MAX_SHARE * len(rows))
+    kept_features = [f for _, f in kept[:FEATURES]]
+    first = {f: set(sorted((-c[f], p) for p, c in counts.items() if f in c)[:POSTINGS]) for f in kept_features}
+    spread = sum(_weight(f) for f in kept_features)
+    return {
+        p: (
+            sum(
+                _weight(f) * math.log1p(counts[p][f] / SMOOTHING)
+                for f in kept_features
+                if (-counts[p].get(f, 0), p) in first[f]
+            )
+            - spread * math.log(sizes[p] + 2 * SMOOTHING)
+        )
+        / len(kept_features)
+        for p in passages
+        if p in sizes
+    }
+
+
+def test_scores_are_naive_bayes_over_each_words_first_passages() -> None:
+    """The index keeps each word's first POSTINGS passages packed in one row; scored from it, every
+    candidate gets what the model's definition gives, the passages past the first ones included."""
+    db = _model(CROWD)
+    question = "カウンターは何番目？"
+    candidates = [1, 6, 7, 13, 50, POSTINGS + 50, POSTINGS + 58, 600]
+    try:
+        found = scores(db, question, candidates, _total(db))
+    finally:
+        db.close()
+    expected = _naive_bayes(CROWD, question, candidates)
+    assert found.keys() == expected.keys()
+    assert all(math.isclose(found[p], expected[p], abs_tol=1e-9) for p in expected)
+    assert len({round(v, 9) for v in found.values()}) > 3  # the candidates are told apart
+
+
+def test_questions_taught_in_several_calls_make_the_model_of_one_call() -> None:
+    """bench/rulings.py grows an index by teaching more passages later: each word keeps its first
+    passages over all of them, as if they had come at once."""
+    at_once = _model(CROWD)
+    later = _model([row for row in CROWD if row[0] % 2])
+    write_classifier(later, [row for row in CROWD if not row[0] % 2])
+    candidates = list(range(1, POSTINGS + 60))
+    try:
+        assert scores(later, "カウンターは何番目？", candidates, _total(later)) == scores(
+            at_once, "カウンターは何番目？", candidates, _total(at_once)
+        )
+    finally:
+        at_once.close()
+        later.close()
+
+
+def test_a_part_scored_with_the_whole_questions_reading_gets_its_own_scores() -> None:
+    """A question's parts share what the whole question read of the model; each part gets the scores it
+    would get alone, among fewer candidates or other ones."""
+    db = _model(CROWD + [(1, q) for q in BLOCKING] + [(2, q) for q in DRAWING])
+    total = _total(db)
+    whole = "カウンターは何番目？ブロックを宣言できるのは誰？"
+    reading = Reading()
+    try:
+        scores(db, whole, list(range(1, 40)), total, reading)
+        for part, candidates in [("ブロックを宣言できるのは誰？", [1, 2, 3]), ("カウンターは何番目？", [5, 80, 120])]:
+            assert scores(db, part, candidates, total, reading) == scores(db, part, candidates, total)
+    finally:
+        db.close()
 
 
 @settings(max_examples=150, deadline=None)
