@@ -159,7 +159,7 @@ def _read_postings(db: sqlite3.Connection, reading: Reading, kept: Sequence[str]
         reading.postings, reading.among = {}, among
     among = reading.among
     missing = [f for f in kept if f not in reading.postings]
-    reading.postings.update({f: {} for f in missing})  # a feature no passage's questions hold
+    reading.postings.update({f: {} for f in missing})  # holding no candidate, unless its row says so
     for f, data, weights in db.execute(_FIRST, (json.dumps(missing, ensure_ascii=False),)):
         found = zip(_unpack("q", data), _unpack("d", weights), strict=True)
         reading.postings[f] = {p: w for p, w in found if p in among}
