@@ -20,15 +20,13 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-import sys
-from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.rulings.chatter import WORD
 from bot.rulings.chatter import features as message_features
+from bot.rulings.packed import pack, unpack
 
 # Chosen leave-one-batch-out (bench/taught.py) in the fourteenth round. SMOOTHING, WORD_WEIGHT: recall@1,
 # recall@3, English recall@3, house rule shown: 0.1, 4 (before) 0.835 0.929 0.911 0.673; 0.1, 8 0.838
@@ -54,20 +52,6 @@ def _weight(feature: str) -> float:
     return WORD_WEIGHT if feature.startswith(WORD) else 1.0
 
 
-def _pack(values: array[int] | array[float]) -> bytes:
-    if sys.byteorder != "little":  # the index stores little-endian arrays, whatever the machine
-        values = array(values.typecode, values)
-        values.byteswap()
-    return values.tobytes()
-
-
-def _unpack(typecode: str, data: bytes) -> array[Any]:
-    values = array(typecode, data)
-    if sys.byteorder != "little":
-        values.byteswap()
-    return values
-
-
 def _first(postings: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """A feature's postings as (-count, passage), most first, cut to the POSTINGS kept."""
     return sorted(postings)[:POSTINGS]
@@ -86,7 +70,7 @@ def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> Non
         df.update(found)
     postings: dict[str, list[tuple[int, int]]] = {}
     for feature, data, counts in db.execute("SELECT feature, passages, counts FROM classifier_first"):
-        postings[feature] = [(-c, p) for p, c in zip(_unpack("q", data), _unpack("q", counts), strict=True)]
+        postings[feature] = [(-c, p) for p, c in zip(unpack("q", data), unpack("q", counts), strict=True)]
     while per_passage:
         passage, counted = per_passage.popitem()
         for f, count in counted.items():
@@ -99,9 +83,9 @@ def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> Non
         (
             (
                 f,
-                _pack(array("q", (p for _, p in first))),
-                _pack(array("q", (-c for c, _ in first))),
-                _pack(array("d", (math.log1p(-c / SMOOTHING) for c, _ in first))),
+                pack("q", (p for _, p in first)),
+                pack("q", (-c for c, _ in first)),
+                pack("d", (math.log1p(-c / SMOOTHING) for c, _ in first)),
             )
             for f, kept in postings.items()
             for first in [_first(kept)]
@@ -161,7 +145,7 @@ def _read_postings(db: sqlite3.Connection, reading: Reading, kept: Sequence[str]
     missing = [f for f in kept if f not in reading.postings]
     reading.postings.update({f: {} for f in missing})  # holding no candidate, unless its row says so
     for f, data, weights in db.execute(_FIRST, (json.dumps(missing, ensure_ascii=False),)):
-        found = zip(_unpack("q", data), _unpack("d", weights), strict=True)
+        found = zip(unpack("q", data), unpack("d", weights), strict=True)
         reading.postings[f] = {p: w for p, w in found if p in among}
     unread = sorted(p for p in reading.among if p not in reading.sizes)
     if unread:

@@ -22,12 +22,14 @@ from bot.rulings.corpus import TUNING_FILE, WRITTEN_FILE, corpus_digest, load_as
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import Asked, ChatterExample, Kind, ParsedDocument, Passage
+from bot.rulings.packed import pack, unpack
 from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-21"
+INDEX_VERSION = "rulings-index-22"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
+ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in (kept in `asked_first`)
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,10 +62,10 @@ CREATE TABLE classifier_first(
 );
 CREATE TABLE classifier_passages(passage INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 CREATE TABLE classifier_vocab(feature TEXT PRIMARY KEY, df INTEGER NOT NULL);
+-- The asked questions' terms: how many questions hold each; for each, the ASKED_POSTINGS questions it
+-- weighs most in (little-endian arrays: asked rowids, BM25's term-frequency part), most first.
 CREATE TABLE asked_vocab(term TEXT PRIMARY KEY, df INTEGER NOT NULL);
-CREATE TABLE asked_postings(
-    term TEXT NOT NULL, impact REAL NOT NULL, asked INTEGER NOT NULL, PRIMARY KEY (term, impact DESC, asked)
-) WITHOUT ROWID;
+CREATE TABLE asked_first(term TEXT PRIMARY KEY, asked BLOB NOT NULL, impacts BLOB NOT NULL);
 -- Segmented text, one term per space; unicode61 only splits at the spaces we put there.
 -- Each term's passages by how much the term weighs in them (BM25F's term-frequency part, without
 -- the idf): retrieval reads the first few of each rare term of a question, not every passage that
@@ -273,12 +275,29 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
         average = max(sum(len(set(terms)) for _, _, terms in rows) / max(len(rows), 1), 1.0)
     start = int(db.execute("SELECT coalesce(max(rowid), 0) FROM asked").fetchone()[0]) + 1
     df: Counter[str] = Counter()
+    # Each term's postings as (-impact, asked question), with those of earlier calls.
+    postings = {
+        term: [(-i, a) for a, i in zip(unpack("q", asked), unpack("d", impacts), strict=True)]
+        for term, asked, impacts in db.execute("SELECT term, asked, impacts FROM asked_first")
+    }
     for n, (passage, text, terms) in enumerate(rows, start=start):
         unique = set(terms)
         db.execute("INSERT INTO asked VALUES (?, ?, ?, ?)", (n, passage, text, " ".join(sorted(unique))))
         impact = saturate(1.0 / length_norm(len(unique), average))
-        db.executemany("INSERT INTO asked_postings VALUES (?, ?, ?)", ((t, impact, n) for t in unique))
+        for t in unique:
+            kept = postings.setdefault(t, [])
+            kept.append((-impact, n))
+            if len(kept) > 4 * ASKED_POSTINGS:  # the rest can never be among the first
+                kept[:] = sorted(kept)[:ASKED_POSTINGS]
         df.update(unique)
+    db.executemany(
+        "INSERT OR REPLACE INTO asked_first VALUES (?, ?, ?)",
+        (
+            (t, pack("q", (a for _, a in first)), pack("d", (-i for i, _ in first)))
+            for t, kept in postings.items()
+            for first in [sorted(kept)[:ASKED_POSTINGS]]
+        ),
+    )
     db.executemany(
         "INSERT INTO asked_vocab VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df", df.items()
     )

@@ -10,6 +10,7 @@ game, a game keyword the corpus never names).
 from __future__ import annotations
 
 import difflib
+import heapq
 import itertools
 import json
 import math
@@ -40,6 +41,7 @@ from bot.rulings.index import (
     saturate,
 )
 from bot.rulings.models import Answer, CardNote, DocumentMeta, Hit, Kind, Label, Passage
+from bot.rulings.packed import unpack
 from bot.rulings.parts import asks, split_parts
 from bot.rulings.query import (
     MAX_GROUP_TERMS,
@@ -74,7 +76,6 @@ POSITION_PENALTY = 0.02
 # the most similar of all, weighing ASKED_WEIGHT in the rank; their passages are candidates too.
 ASKED_WEIGHT = 0.3
 ASKED_NEAREST = 30
-ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in
 ASKED_MAX_SHARE = 0.1
 ASKED_CANDIDATE_VOTE = 0.7  # a passage voted for this much is a candidate however its own words match
 ASKED_HOLDS = 0.9  # of the question's words, one nearest asked question holding this many makes it ours
@@ -1097,21 +1098,25 @@ class Rulebook:
         kept = sorted((count, term) for term, count in df if count <= ASKED_MAX_SHARE * self.asked_count)
         if not kept:
             return {}
-        params: list[object] = []
-        for count, term in kept[:ASKED_TERMS]:
-            idf = math.log((self.asked_count - count + 0.5) / (count + 0.5) + 1.0)
-            params += [weights[term] * idf, term, ASKED_POSTINGS]
-        # Each term's first postings, weighted, summed per asked question and ranked by SQLite.
-        each = (
-            "SELECT asked, impact * ? AS s FROM "
-            "(SELECT asked, impact FROM asked_postings WHERE term = ? ORDER BY impact DESC LIMIT ?)"
+        scaled = {
+            term: weights[term] * math.log((self.asked_count - count + 0.5) / (count + 0.5) + 1.0)
+            for count, term in kept[:ASKED_TERMS]
+        }
+        # Each term's first postings, weighted, summed per asked question: the nearest are the highest.
+        sums: dict[int, float] = {}
+        for term, data, impacts in self.db.execute(
+            "SELECT term, asked, impacts FROM asked_first WHERE term IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(scaled), ensure_ascii=False),),
+        ):
+            w = scaled[term]
+            for asked, impact in zip(unpack("q", data), unpack("d", impacts), strict=True):
+                sums[asked] = sums.get(asked, 0.0) + impact * w
+        nearest = heapq.nsmallest(ASKED_NEAREST, sums.items(), key=lambda item: (-item[1], item[0]))
+        marks = ",".join("?" * len(nearest))
+        passage_of = dict(
+            self.db.execute(f"SELECT rowid, passage FROM asked WHERE rowid IN ({marks})", [a for a, _ in nearest])
         )
-        union = " UNION ALL ".join([each] * (len(params) // 3))
-        rows = self.db.execute(
-            f"SELECT a.passage, n.s, n.asked FROM (SELECT asked, sum(s) AS s FROM ({union}) GROUP BY asked "
-            "ORDER BY s DESC, asked LIMIT ?) n JOIN asked a ON a.rowid = n.asked",
-            [*params, ASKED_NEAREST],
-        ).fetchall()
+        rows = [(passage_of[asked], score, asked) for asked, score in nearest]
         plan.asked_nearest = [asked for _, _, asked in rows]
         best = max((score for _, score, _ in rows), default=0.0)
         votes: dict[int, float] = {}
