@@ -1085,10 +1085,11 @@ class Rulebook:
             for held in [frozenset(terms.split())]
         )
 
-    def _asked_votes(self, plan: QueryPlan) -> dict[int, float]:
+    def _asked_votes(self, plan: QueryPlan, whole: QueryPlan | None = None) -> dict[int, float]:
         """Passage → how near its nearest asked question is to the question (1.0 for the nearest of
         all), over the ASKED_NEAREST nearest by BM25. Words the corpus does not know count too: the
-        asked questions are worded as players word theirs (寝かす, スタフェ)."""
+        asked questions are worded as players word theirs (寝かす, スタフェ). `whole`: the question a
+        part is of, whose reading of the terms' postings it shares."""
         if not self.asked_count:
             return {}
         weights = self._asked_weights(plan)
@@ -1103,13 +1104,17 @@ class Rulebook:
             for count, term in kept[:ASKED_TERMS]
         }
         # Each term's first postings, weighted, summed per asked question: the nearest are the highest.
-        sums: dict[int, float] = {}
+        read = (whole or plan).asked_read
+        missing = [term for term in scaled if term not in read]
+        read.update(dict.fromkeys(missing, ((), ())))
         for term, data, impacts in self.db.execute(
             "SELECT term, asked, impacts FROM asked_first WHERE term IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(scaled), ensure_ascii=False),),
+            (json.dumps(missing, ensure_ascii=False),),
         ):
-            w = scaled[term]
-            for asked, impact in zip(unpack("q", data), unpack("d", impacts), strict=True):
+            read[term] = (unpack("q", data), unpack("d", impacts))
+        sums: dict[int, float] = {}
+        for term, w in scaled.items():
+            for asked, impact in zip(*read[term], strict=True):
                 sums[asked] = sums.get(asked, 0.0) + impact * w
         nearest = heapq.nsmallest(ASKED_NEAREST, sums.items(), key=lambda item: (-item[1], item[0]))
         marks = ",".join("?" * len(nearest))
