@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.rulings.classifier import Reading
@@ -166,8 +166,6 @@ class QueryPlan:
     pieces: dict[str, QueryPlan] = field(default_factory=dict)  # the plans of its parts, made once
     # What the search has read of the question classifier's model, which its parts read again.
     classified: Reading = field(default_factory=Reading, repr=False)
-    # Each asked-question term's first postings (asked rowids, impacts), as the search has read them.
-    asked_read: dict[str, tuple[Sequence[int], Sequence[float]]] = field(default_factory=dict, repr=False)
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
 

@@ -1085,11 +1085,10 @@ class Rulebook:
             for held in [frozenset(terms.split())]
         )
 
-    def _asked_votes(self, plan: QueryPlan, whole: QueryPlan | None = None) -> dict[int, float]:
+    def _asked_votes(self, plan: QueryPlan) -> dict[int, float]:
         """Passage → how near its nearest asked question is to the question (1.0 for the nearest of
         all), over the ASKED_NEAREST nearest by BM25. Words the corpus does not know count too: the
-        asked questions are worded as players word theirs (寝かす, スタフェ). `whole`: the question a
-        part is of, whose reading of the terms' postings it shares."""
+        asked questions are worded as players word theirs (寝かす, スタフェ)."""
         if not self.asked_count:
             return {}
         weights = self._asked_weights(plan)
@@ -1104,19 +1103,21 @@ class Rulebook:
             for count, term in kept[:ASKED_TERMS]
         }
         # Each term's first postings, weighted, summed per asked question: the nearest are the highest.
-        read = (whole or plan).asked_read
-        missing = [term for term in scaled if term not in read]
-        read.update(dict.fromkeys(missing, ((), ())))
-        for term, data, impacts in self.db.execute(
-            "SELECT term, asked, impacts FROM asked_first WHERE term IN (SELECT value FROM json_each(?))",
-            (json.dumps(missing, ensure_ascii=False),),
-        ):
-            read[term] = (unpack("q", data), unpack("d", impacts))
+        read = {
+            term: (unpack("q", data), unpack("d", impacts))
+            for term, data, impacts in self.db.execute(
+                "SELECT term, asked, impacts FROM asked_first WHERE term IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(scaled), ensure_ascii=False),),
+            )
+        }
         sums: dict[int, float] = {}
-        for term, w in scaled.items():
-            for asked, impact in zip(*read[term], strict=True):
+        for term, w in scaled.items():  # in the question's order of terms, whatever order SQLite reads them in
+            for asked, impact in zip(*read.get(term, ((), ())), strict=True):
                 sums[asked] = sums.get(asked, 0.0) + impact * w
-        nearest = heapq.nsmallest(ASKED_NEAREST, sums.items(), key=lambda item: (-item[1], item[0]))
+        # The ASKED_NEAREST highest, ties by the earlier question: the scores alone find the cut quickly.
+        cut = min(heapq.nlargest(ASKED_NEAREST, sums.values()), default=0.0)
+        nearest = sorted(((a, v) for a, v in sums.items() if v >= cut), key=lambda item: (-item[1], item[0]))
+        nearest = nearest[:ASKED_NEAREST]
         marks = ",".join("?" * len(nearest))
         passage_of = dict(
             self.db.execute(f"SELECT rowid, passage FROM asked WHERE rowid IN ({marks})", [a for a, _ in nearest])
