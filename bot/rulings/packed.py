@@ -1,5 +1,6 @@
 """Lists of numbers packed into one BLOB of the index: a term's or a feature's first postings, read in
-one row rather than a row a posting (at 100x the corpus, reading rows was most of a search's time)."""
+one row rather than a row a posting (at 100x the corpus, reading the classifier's row by row was a
+third of a long question's search)."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ ASKED_HOLDS = 0.9  # of the question's words, one nearest asked question holding
 # How much the question classifier's opinion (bot/rulings/classifier.py, a passage's score less the
 # best candidate's) counts beside the rank.
 CLASSIFIER_WEIGHT = 0.4
-ASKED_TERMS = 40  # the rarest of the question's terms (SQLite's compound queries stop at 500 parts)
+ASKED_TERMS = 40  # the rarest of the question's terms: a long question reads this many terms' postings at most
 CARD_WEIGHT = 0.3  # a named card's words, beside the question's own
 CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its English name
 # Asked whether something can be done, a passage saying what can, cannot or must be done answers it
