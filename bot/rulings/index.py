@@ -141,6 +141,7 @@ def code_version() -> str:
         "query.py",
         "classifier.py",
         "chatter.py",
+        "packed.py",
     ):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
