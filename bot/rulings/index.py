@@ -22,7 +22,7 @@ from bot.rulings.corpus import TUNING_FILE, WRITTEN_FILE, corpus_digest, load_as
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import Asked, ChatterExample, Kind, ParsedDocument, Passage
-from bot.rulings.packed import pack, unpack
+from bot.rulings.packed import FirstPostings, pack, unpack
 from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
@@ -276,28 +276,20 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
         average = max(sum(len(set(terms)) for _, _, terms in rows) / max(len(rows), 1), 1.0)
     start = int(db.execute("SELECT coalesce(max(rowid), 0) FROM asked").fetchone()[0]) + 1
     df: Counter[str] = Counter()
-    # Each term's postings as (-impact, asked question), with those of earlier calls.
-    postings = {
-        term: [(-i, a) for a, i in zip(unpack("q", asked), unpack("d", impacts), strict=True)]
-        for term, asked, impacts in db.execute("SELECT term, asked, impacts FROM asked_first")
-    }
+    first = FirstPostings(ASKED_POSTINGS)
+    for term, asked, impacts in db.execute("SELECT term, asked, impacts FROM asked_first"):
+        for question, impact in zip(unpack("q", asked), unpack("d", impacts), strict=True):
+            first.add(term, impact, question)
     for n, (passage, text, terms) in enumerate(rows, start=start):
         unique = set(terms)
         db.execute("INSERT INTO asked VALUES (?, ?, ?, ?)", (n, passage, text, " ".join(sorted(unique))))
         impact = saturate(1.0 / length_norm(len(unique), average))
         for t in unique:
-            kept = postings.setdefault(t, [])
-            kept.append((-impact, n))
-            if len(kept) > 4 * ASKED_POSTINGS:  # the rest can never be among the first
-                kept[:] = sorted(kept)[:ASKED_POSTINGS]
+            first.add(t, impact, n)
         df.update(unique)
     db.executemany(
         "INSERT OR REPLACE INTO asked_first VALUES (?, ?, ?)",
-        (
-            (t, pack("q", (a for _, a in first)), pack("d", (-i for i, _ in first)))
-            for t, kept in postings.items()
-            for first in [sorted(kept)[:ASKED_POSTINGS]]
-        ),
+        ((t, pack("q", (a for _, a in kept)), pack("d", (i for i, _ in kept))) for t, kept in first.first()),
     )
     db.executemany(
         "INSERT INTO asked_vocab VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df", df.items()

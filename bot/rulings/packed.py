@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -22,3 +23,23 @@ def unpack(typecode: str, data: bytes) -> array[Any]:
     if sys.byteorder != "little":
         values.byteswap()
     return values
+
+
+class FirstPostings:
+    """Each key's postings (score, id), of which the index keeps the `limit` highest, ties by the lower
+    id: those written by earlier calls (added back from their rows) and those added since."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[str, list[tuple[float, int]]] = {}  # key -> (-score, id)
+
+    def add(self, key: str, score: float, ident: int) -> None:
+        kept = self._kept.setdefault(key, [])
+        kept.append((-score, ident))
+        if len(kept) > 4 * self.limit:  # the rest can never be among the first: memory stays bounded
+            kept[:] = sorted(kept)[: self.limit]
+
+    def first(self) -> Iterator[tuple[str, list[tuple[float, int]]]]:
+        """Each key and its kept postings as (score, id), highest first."""
+        for key, kept in self._kept.items():
+            yield key, [(-score, ident) for score, ident in sorted(kept)[: self.limit]]
