@@ -638,11 +638,25 @@ def _find_all(haystack: str, word: str) -> list[int]:
     return found
 
 
+_BEFORE_TAIL = re.compile(r"(?:\s+(?:in|with|on))?\s*$")
+
+
+def _comparison(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
+    """Whether the name at text[start:end] is compared with: a comparison word right after it
+    (ポケカみたいな, ポケカと違って) or an English one right before it (like in MTG, unlike Yu-Gi-Oh)."""
+    after = text[end:].lstrip()
+    if any(after.startswith(w) for w in lexicon.compare_after):
+        return True
+    before = {text[:start].rstrip(), _BEFORE_TAIL.sub("", text[:start])}
+    return any(re.search(r"(?<![a-z])" + re.escape(w) + r"$", b) for w in lexicon.compare_before for b in before)
+
+
 def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     """Which games the question names: a corpus game ("ロルカナ", "Lorcana", a typo of it) or a game the
     corpus does not cover ("遊戯王", "Hearthstone"), as whole words."""
     folded = text.lower()
-    lower = to_katakana(folded if len(folded) == len(text) else text)  # offsets must stay those of `text`
+    plain = folded if len(folded) == len(text) else text  # offsets must stay those of `text`
+    lower = to_katakana(plain)
     words = set(_LATIN_WORD.findall(lower))
     starts, _ = boundaries(text)
 
@@ -655,12 +669,18 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         # Glued to katakana before it, it is the end of a longer word (マイクロボット is no ボット).
         return any(at in starts and not (at and _is_katakana(text[at - 1])) for at in _find_all(lower, alias))
 
+    def _compared(name: str) -> bool:
+        """Whether every mention of another game compares ours with it ("ポケカみたいな", "like in MTG")."""
+        alias = vocab.alias_forms[name]
+        found = _find_all(lower, alias)
+        return bool(found) and all(_comparison(plain, at, at + len(alias), vocab.lexicon) for at in found)
+
     for game, aliases in vocab.lexicon.games.items():
         latin = [a.lower() for a in aliases if _ASCII.match(a.lower())]
         typo = any(difflib.get_close_matches(w, latin, n=1, cutoff=0.8) for w in words if len(w) >= 5)
         if any(named(a) for a in aliases) or typo:
             plan.games.append(game)
-    plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name))
+    plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name) and not _compared(name))
     plan.to_referee = any(named(name) for name in vocab.lexicon.referee_names)
 
 

@@ -534,3 +534,32 @@ def test_naming_a_game_alone_is_no_rules_question(rulebook: Rulebook, question: 
     """Is there an app, who publishes it: the game's name and nothing of its rules."""
     assert rulebook.search(question).label is Label.OUTSIDE
     assert rulebook.search("HorizonNotesの遊び方を教えて").hits  # how to play is the rulebook's own first page
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "後攻の最初のターンってドローある？デュエマみたいに先攻だけ引けないの？",
+        "遊戯王と違ってブロックはアンタップのアルカステラしかできないって本当？",
+        "Same as with Pokémon, whoever starts the game gets no draw in their opening turn?",
+        "Unlike MTG, can any untapped unit block an attack?",
+    ],
+)
+def test_another_game_named_to_compare_with_does_not_refuse_the_question(rulebook: Rulebook, question: str) -> None:
+    """Players coming from another game ask by comparison (…みたいに, 〜と違って, like in, unlike): the
+    question is about the game it asks of, and gets its passages."""
+    answer = rulebook.search(question)
+    assert answer.hits and answer.label is not Label.OUTSIDE
+    assert answer.hits[0].game == "horizonnotes"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "デュエマのルールだと先攻は1ターン目ドローできる？",
+        "For Pokémon TCG specifically: whoever starts the game gets no draw in their opening turn?",
+    ],
+)
+def test_a_question_about_another_game_is_still_outside(rulebook: Rulebook, question: str) -> None:
+    """Named as the game asked about, not compared with, another game puts the question outside."""
+    assert is_outside(rulebook, question)
