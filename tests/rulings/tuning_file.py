@@ -39,9 +39,18 @@ HEADER = """\
 """
 
 
+# Tuning halves that do not teach the classifier. Taught, the two batches written in the fifteenth round
+# lowered the other batches' recall@1, each and together (leave-one-batch-out, every other batch judged
+# with and without them in the classifier: tune17 0.837 -> 0.830, tune18 0.834 -> 0.829, both 0.842 ->
+# 0.833; recall@3 0.931 -> 0.929, 0.927 -> 0.925, 0.933 -> 0.933): more questions of this kind no longer
+# help, so these stay tuning data to measure on (bench/taught.py), not training data.
+UNTAUGHT = frozenset({"tune17", "tune18"})
+
+
 def tuning_questions() -> list[dict[str, Any]]:
+    """The tuning questions that teach the classifier: every tuning half but UNTAUGHT."""
     with BLIND.open("rb") as fh:
-        return [q for q in tomllib.load(fh)["question"] if q["half"].startswith("tune")]
+        return [q for q in tomllib.load(fh)["question"] if q["half"].startswith("tune") and q["half"] not in UNTAUGHT]
 
 
 def taught(questions: Iterable[Mapping[str, Any]], passages: Sequence[str]) -> dict[str, Asked]:
