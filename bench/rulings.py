@@ -315,8 +315,8 @@ def main() -> int:
         # (eighth round); held7/tune9 to held11/tune13: the ninth to thirteenth batches' (ninth round;
         # the thirteenth is off-topic messages only); held12/tune14: the fourteenth's (tenth round);
         # held13/tune15: the fifteenth's (thirteenth round); held14/tune16: the sixteenth's (fourteenth
-        # round); held15/tune17 and held16/tune18: the seventeenth's and the
-        # eighteenth's (fifteenth round); tuning: every tuning question.
+        # round); held15/tune17 and held16/tune18: the seventeenth's and eighteenth's (fifteenth round;
+        # tune17 and tune18 do not teach the classifier); tuning: every tuning question.
         groups = {half: (half,) for half in (*HELD, *TUNES)} | {"tuning": TUNES, "held-all": HELD}
         shown = ("held-all", *HELD, "tune18", "tuning")
         names = shown if args.half == "both" else (args.half,)
