@@ -65,8 +65,7 @@ def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> Non
         df.update(found)
     first = FirstPostings(POSTINGS)
     for feature, data, counts in db.execute("SELECT feature, passages, counts FROM classifier_first"):
-        for passage, count in zip(unpack("q", data), unpack("q", counts), strict=True):
-            first.add(feature, count, passage)
+        first.add_row(feature, data, counts, "q")
     while per_passage:
         passage, counted = per_passage.popitem()
         for f, count in counted.items():

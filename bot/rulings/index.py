@@ -22,7 +22,7 @@ from bot.rulings.corpus import TUNING_FILE, WRITTEN_FILE, corpus_digest, load_as
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
 from bot.rulings.models import Asked, ChatterExample, Kind, ParsedDocument, Passage
-from bot.rulings.packed import FirstPostings, pack, unpack
+from bot.rulings.packed import FirstPostings, pack
 from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
@@ -278,8 +278,7 @@ def write_asked(db: sqlite3.Connection, rows: Sequence[AskedRow], average: float
     df: Counter[str] = Counter()
     first = FirstPostings(ASKED_POSTINGS)
     for term, asked, impacts in db.execute("SELECT term, asked, impacts FROM asked_first"):
-        for question, impact in zip(unpack("q", asked), unpack("d", impacts), strict=True):
-            first.add(term, impact, question)
+        first.add_row(term, asked, impacts, "d")
     for n, (passage, text, terms) in enumerate(rows, start=start):
         unique = set(terms)
         db.execute("INSERT INTO asked VALUES (?, ?, ?, ?)", (n, passage, text, " ".join(sorted(unique))))

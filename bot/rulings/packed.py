@@ -39,6 +39,11 @@ class FirstPostings:
         if len(kept) > 4 * self.limit:  # the rest can never be among the first: memory stays bounded
             kept[:] = sorted(kept)[: self.limit]
 
+    def add_row(self, key: str, idents: bytes, scores: bytes, typecode: str) -> None:
+        """Add back the postings an earlier call wrote in one row: packed ids and scores (`typecode`)."""
+        for ident, score in zip(unpack("q", idents), unpack(typecode, scores), strict=True):
+            self.add(key, score, ident)
+
     def first(self) -> Iterator[tuple[str, list[tuple[float, int]]]]:
         """Each key and its kept postings as (score, id), highest first."""
         for key, kept in self._kept.items():

@@ -1116,8 +1116,8 @@ class Rulebook:
                 sums[asked] = sums.get(asked, 0.0) + impact * w
         # The ASKED_NEAREST highest, ties by the earlier question: the scores alone find the cut quickly.
         cut = min(heapq.nlargest(ASKED_NEAREST, sums.values()), default=0.0)
-        nearest = sorted(((a, v) for a, v in sums.items() if v >= cut), key=lambda item: (-item[1], item[0]))
-        nearest = nearest[:ASKED_NEAREST]
+        above = ((a, v) for a, v in sums.items() if v >= cut)
+        nearest = sorted(above, key=lambda item: (-item[1], item[0]))[:ASKED_NEAREST]
         marks = ",".join("?" * len(nearest))
         passage_of = dict(
             self.db.execute(f"SELECT rowid, passage FROM asked WHERE rowid IN ({marks})", [a for a, _ in nearest])
