@@ -30,6 +30,7 @@ MAX_MATCH_TERMS = 8
 MAX_ENGLISH_WORDS = (
     8  # the longest English phrase looked up (a card's full name)  # retrieval uses the rarest few; scoring uses all
 )
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PHRASE = re.compile(r"「([^」]+)」|『([^』]+)』|\"([^\"]+)\"|“([^”]+)”")
 _LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _ASCII = re.compile(r"^[a-z0-9'’\-]+$")
@@ -733,6 +734,8 @@ def check_readable(question: str) -> None:
 
 def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     check_readable(question)
+    # Control characters are no part of a question; a NUL would end the full-text query SQLite reads.
+    question = _CONTROL.sub(" ", question)
     lexicon = vocab.lexicon
     stop = frozenset(lexicon.stopwords)
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])

@@ -45,6 +45,7 @@ _TEXT = st.one_of(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(question=_TEXT)
 @example(question="000:0?000:0?0000:0")  # three parts: a passage for each, no fourth
+@example(question='0"00\x00"')  # a NUL in a quote once ended SQLite's full-text query: a traceback
 def test_any_text_gives_an_answer_or_our_error(rulebook: Rulebook, question: str) -> None:
     try:
         answer = rulebook.search(question)
