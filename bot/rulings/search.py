@@ -56,7 +56,8 @@ from bot.rulings.query import (
     retrieval_terms,
     stem_word,
 )
-from bot.rulings.tokenize import kana_skeleton, normalize, tokens
+from bot.rulings.romaji import to_kana
+from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
 CANDIDATES = 60
@@ -574,7 +575,7 @@ class Rulebook:
                     continue
                 meant = self._same_skeleton(word)
             else:
-                meant = self._close_word(word, capitalised=word in plan.unknown_names)
+                meant = self._romaji_word(word) or self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
             if _LATIN.match(meant):
@@ -631,6 +632,17 @@ class Rulebook:
             for piece in pieces:
                 del plan.unknown[piece]
             self._searched_as(plan, run, meant)
+
+    def _romaji_word(self, word: str) -> str | None:
+        """The game word a word typed in romaji spells (henkan: 変換, eteru: エーテル), by its reading or
+        with a long-vowel or voicing mark dropped, as a word spelled out in kana is found."""
+        kana = to_kana(word) if _LATIN.match(word) else None
+        if kana is None or len(kana) < MIN_TYPO_CHARS:
+            return None
+        found = sorted(
+            t for t in self.vocab.by_reading.get(to_katakana(kana), ()) if t in self.game_words and not _inflects(t)
+        )
+        return found[0] if found else self._same_skeleton(to_katakana(kana))
 
     def _same_skeleton(self, word: str) -> str | None:
         """The game word that is this kana word with its voicing, long-vowel or small-kana marks fixed."""
