@@ -4,15 +4,16 @@
 
 The headline is the HELD-OUT halves of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, each batch split once into halves before any tuning; nothing was tuned
-on a held-out half. HELD-OUT 16 and 15 are the fifteenth round's fresh batches, HELD-OUT 14 the
+on a held-out half. HELD-OUT 17 is the sixteenth round's fresh batch, HELD-OUT 16 and 15 the
+fifteenth round's, HELD-OUT 14 the
 fourteenth round's, HELD-OUT 13 the thirteenth round's, HELD-OUT 12 the tenth round's, HELD-OUT 11
 (off-topic messages only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT
 5 the sixth round's, HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the
 third round's (each written by one person who had read only the seeds' README, labelled by another
 who did not run the search); HELD-OUT 1 is the first batch's; HELD-OUT all pools them. Beside them:
-the eighteenth batch's tuning half (tune18), every tuning question together (tune, tune2 of a batch
+the nineteenth batch's tuning half (tune19), every tuning question together (tune, tune2 of a batch
 written blind in the second round, tune3, tune4, tune5, tune6, a validation batch, and tune7 to
-tune18) and the old set (tests/rulings/eval.toml, written in the corpus's own words). The eleventh
+tune19) and the old set (tests/rulings/eval.toml, written in the corpus's own words). The eleventh
 round's written set (1,794 questions written from the passages by writers who read them) was a
 column here; since the twelfth it is training data (rules/written.toml teaches the question
 classifier).
@@ -78,6 +79,7 @@ from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
 LABELS = {
+    "held17": "HELD-OUT 17",
     "held16": "HELD-OUT 16",
     "held15": "HELD-OUT 15",
     "held14": "HELD-OUT 14",
@@ -97,7 +99,7 @@ LABELS = {
 }
 HELD = tuple(LABELS)  # the held-out halves, newest first
 NAMES = {**LABELS, "held-all": "HELD-OUT all"}  # every held-out half pooled
-TUNES = ("tune", *(f"tune{n}" for n in range(2, 19)))  # the tuning halves and batches, oldest first
+TUNES = ("tune", *(f"tune{n}" for n in range(2, 20)))  # the tuning halves and batches, oldest first
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
 Question = dict[str, Any]
@@ -315,10 +317,11 @@ def main() -> int:
         # (eighth round); held7/tune9 to held11/tune13: the ninth to thirteenth batches' (ninth round;
         # the thirteenth is off-topic messages only); held12/tune14: the fourteenth's (tenth round);
         # held13/tune15: the fifteenth's (thirteenth round); held14/tune16: the sixteenth's (fourteenth
-        # round); held15/tune17 and held16/tune18: the seventeenth's and eighteenth's (fifteenth round;
-        # tune17 and tune18 do not teach the classifier); tuning: every tuning question.
+        # round); held15/tune17 and held16/tune18: the seventeenth's and eighteenth's (fifteenth round);
+        # held17/tune19: the nineteenth's (sixteenth round); tune17 to tune19 do not teach the
+        # classifier; tuning: every tuning question.
         groups = {half: (half,) for half in (*HELD, *TUNES)} | {"tuning": TUNES, "held-all": HELD}
-        shown = ("held-all", *HELD, "tune18", "tuning")
+        shown = ("held-all", *HELD, "tune19", "tuning")
         names = shown if args.half == "both" else (args.half,)
         columns: dict[str, dict[str, float]] = {}
         for name in names:

@@ -43,8 +43,9 @@ HEADER = """\
 # lowered the other batches' recall@1, each and together (leave-one-batch-out, every other batch judged
 # with and without them in the classifier: tune17 0.837 -> 0.830, tune18 0.834 -> 0.829, both 0.842 ->
 # 0.833; recall@3 0.931 -> 0.929, 0.927 -> 0.925, 0.933 -> 0.933): more questions of this kind no longer
-# help, so these stay tuning data to measure on (bench/taught.py), not training data.
-UNTAUGHT = frozenset({"tune17", "tune18"})
+# help, so these stay tuning data to measure on (bench/taught.py), not training data; so does the
+# nineteenth batch's (sixteenth round), kept out for the same reason before any figure of it was read.
+UNTAUGHT = frozenset({"tune17", "tune18", "tune19"})
 
 
 def tuning_questions() -> list[dict[str, Any]]:
