@@ -640,15 +640,27 @@ def _find_all(haystack: str, word: str) -> list[int]:
 
 
 _BEFORE_TAIL = re.compile(r"(?:\s+(?:in|with|on))?\s*$")
+# What may stand between the name and its comparison word in the same clause: the thing of that game
+# compared ("MTGのX呪文みたいに", "遊戯王のチェーンと違って"; "like damage prevention in MTG", up to five
+# words, none of them "to": "I like to block in MTG" asks about MTG).
+_OF_GAME = re.compile(r"^の[^\s、。，．,.!?！？「」]{1,12}")
+_COMPARED_THING = [re.compile(rf"(?:\s+(?!to\b)[a-z][a-z'’\-]*){{{n}}}$") for n in range(1, 6)]
 
 
 def _comparison(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
     """Whether the name at text[start:end] is compared with: a comparison word right after it
-    (ポケカみたいな, ポケカと違って) or an English one right before it (like in MTG, unlike Yu-Gi-Oh)."""
+    (ポケカみたいな, ポケカと違って) or after the thing of it compared (MTGのX呪文みたいに), or an English
+    one right before it (like in MTG, unlike Yu-Gi-Oh) or before the thing compared (like damage
+    prevention in MTG)."""
     after = text[end:].lstrip()
-    if any(after.startswith(w) for w in lexicon.compare_after):
+    of_game = _OF_GAME.match(after)
+    tails = [after] + ([after[i:] for i in range(2, of_game.end() + 1)] if of_game else [])
+    if any(tail.startswith(w) for w in lexicon.compare_after for tail in tails):
         return True
-    before = {text[:start].rstrip(), _BEFORE_TAIL.sub("", text[:start])}
+    tail = _BEFORE_TAIL.sub("", text[:start])
+    before = {text[:start].rstrip(), tail}
+    if tail != text[:start].rstrip():  # "… in MTG": the thing of that game compared comes before "in"
+        before |= {words.sub("", tail) for words in _COMPARED_THING}
     return any(re.search(r"(?<![a-z])" + re.escape(w) + r"$", b) for w in lexicon.compare_before for b in before)
 
 
