@@ -626,7 +626,8 @@ class Rulebook:
             pieces = [w for w in plan.unknown if plan.surfaces.get(w, w) in run and w != run]
             if not pieces or run in self.vocab.df:
                 continue
-            meant = self._same_skeleton(run)
+            # A mark dropped or added, or a letter typed wrong (ノックアイト: ノック + アイト, ノックアウト).
+            meant = self._same_skeleton(run) or self._close_word(run)
             if meant is None:
                 continue
             for piece in pieces:
@@ -652,8 +653,10 @@ class Rulebook:
         return meant if meant != word else None
 
     def _searched_as(self, plan: QueryPlan, typed: str, meant: str) -> None:
-        """Search `meant` for what was typed, and say so once in the answer."""
-        plan.add(meant, self.vocab, weight=0.8, unit=typed)
+        """Search `meant` (or the corpus's words for it: ノックアウト, 戦闘脱落) for what was typed, and say
+        so once in the answer."""
+        for term in self.vocab.synonyms.get(meant, (meant,)) if meant not in self.vocab.df else (meant,):
+            plan.add(term, self.vocab, weight=0.8, unit=typed)
         if (typed, meant) not in plan.corrections:
             plan.corrections.append((typed, meant))
 

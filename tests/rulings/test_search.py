@@ -271,6 +271,14 @@ def test_a_kana_typo_of_a_mark_is_searched_as_the_game_word(
     assert any(meant in h.text for h in answer.hits)
 
 
+def test_a_katakana_word_cut_in_two_by_a_letter_typed_wrong_is_searched_as_the_game_word(rulebook: Rulebook) -> None:
+    """ノックアイト is cut into ノック and an unknown アイト; read whole, it is one letter from ノックアウト,
+    which the rules call 戦闘脱落."""
+    answer = rulebook.search("相手のアルカステラがノックアイトしたら、そのカードは手札に戻る？")
+    assert ("ノックアイト", "ノックアウト") in answer.searched_for
+    assert answer.hits and any("戦闘脱落" in h.text for h in answer.hits)
+
+
 def test_a_real_katakana_word_beside_no_game_word_is_left_as_typed(rulebook: Rulebook) -> None:
     assert rulebook.plan("テニスコートで遊ぶ").corrections == []
     assert rulebook.plan("シールドを使う？").corrections == []
