@@ -271,6 +271,11 @@ def english_stems(text: str, stopwords: frozenset[str]) -> list[str]:
     return [f"en:{stem_word(w)}" for w in _LATIN_WORD.findall(text.lower()) if w not in stopwords and not w.isdigit()]
 
 
+def quoted(text: str) -> list[str]:
+    """What a question quotes: 「…」, 『…』, "…" and “…”."""
+    return [next(g for g in match.groups() if g) for match in _PHRASE.finditer(text)]
+
+
 def stem_phrase(phrase: str) -> str:
     return " ".join(stem_word(w) for w in phrase.split())
 

@@ -53,6 +53,7 @@ from bot.rulings.query import (
     letter_insertions,
     letter_swaps,
     phrase_match,
+    quoted,
     retrieval_terms,
     stem_word,
 )
@@ -790,7 +791,7 @@ class Rulebook:
         # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
         # bot itself, however many game words and keywords it uses ("DEF高いやつばっかで疲れた").
         odds = self.chatter.odds(self.vocab.lexicon.without_game_names(plan.typed))
-        if odds > CHATTER_ODDS:
+        if odds > CHATTER_ODDS and not self._quotes_game_word(plan):
             return True
         # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
         # ("blocking against the strongest deck", "at the tournament").
@@ -828,6 +829,18 @@ class Rulebook:
         # common words (効果, damage: a clumsy or misspelt question), it gets the closest passages.
         rules_like = odds <= RULES_LIKE_ODDS and bool(typed_game_words)
         return numbers_only or not (rules_like or self._asked_holds(plan))
+
+    def _quotes_game_word(self, plan: QueryPlan) -> bool:
+        """Whether the message quotes a word of the rules (「ちゃーじふぇいず」というのは, "Ward" means): a
+        question about the rules, however chatty the words around it."""
+        common = TOPIC_MAX_SHARE * self.vocab.passages
+        return any(
+            unit.removeprefix("en:") in literal.lower() and self.vocab.df.get(t, 0) <= common
+            for literal in quoted(plan.text)
+            for unit in plan.units
+            for t in plan.own(unit)
+            if t in self.game_words and not _NUMBER.match(t)
+        )
 
     def _table_game_words(self, plan: QueryPlan) -> bool:
         """Whether the question uses a game word of the rulebook of the game the referee's tables play."""

@@ -20,7 +20,7 @@ from bot.rulings.index import index_path
 from bot.rulings.models import Label
 from bot.rulings.search import CHATTER_ODDS, Rulebook
 
-from .helpers import TESTS, close_to_evaluation, is_answered, is_outside, left_out_writers
+from .helpers import HN, TESTS, close_to_evaluation, is_answered, is_outside, left_out_writers
 
 RULES = TESTS.parents[1] / "rules"
 EXAMPLE = '[[message]]\nid = "x1"\nkind = "chatter"\nlang = "ja"\ntext = "おはよう"\n'
@@ -77,6 +77,28 @@ def test_the_chatter_model_tells_a_writer_it_never_read(rules_dir: Path) -> None
 )
 def test_a_rules_question_asked_as_casually_gets_passages(rulebook: Rulebook, question: str) -> None:
     assert is_answered(rulebook, question)
+
+
+@pytest.mark.parametrize(
+    ("message", "section"),
+    [
+        (
+            "孫と遊ぶのが毎週の楽しみです。「すたーとふぇいず」というのは何をするのでしょう。いつもありがとうございます。",
+            "05",
+        ),
+        ("久しぶりにみんなと遊べて楽しかった〜！ところで「ちゃーじ」って結局なにするんだっけ？笑", "07"),
+    ],
+)
+def test_a_message_quoting_a_word_of_the_rules_asks_about_the_rules(
+    rulebook: Rulebook, message: str, section: str
+) -> None:
+    """Written like the channel's chatter (it leans to chatter past CHATTER_ODDS), but what it quotes is a
+    word of the rules: it gets the passages about that word."""
+    plan = rulebook.plan(message)
+    assert rulebook.chatter.odds(rulebook.vocab.lexicon.without_game_names(plan.typed)) > CHATTER_ODDS
+    answer = rulebook.search(message)
+    assert answer.hits and answer.hits[0].id.startswith(f"{HN}/{section}/")
+    assert is_outside(rulebook, "「おつかれ」って返してくれる機能ほしい笑 みんなで遊べて楽しかった〜")
 
 
 def test_naming_the_game_makes_a_message_neither_chatter_nor_a_rules_question(rulebook: Rulebook) -> None:
