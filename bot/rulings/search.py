@@ -843,12 +843,13 @@ class Rulebook:
         )
 
     def _table_game_words(self, plan: QueryPlan) -> bool:
-        """Whether the question uses a game word of the rulebook of the game the referee's tables play."""
+        """Whether the question names a game word of the rulebook of the game the referee's tables play
+        (ダイス, 振る): one it asks about, not an everyday verb of it in passing (使える, 出る weigh less)."""
         return any(
             TABLE_GAME in self.term_games.get(t, {})
             for unit in plan.units
             for t in plan.own(unit)
-            if t in self.game_words
+            if t in self.game_words and plan.weights.get(t, 0.0) >= 1.0
         )
 
     def _missing_share(self, plan: QueryPlan) -> float:

@@ -282,6 +282,7 @@ def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, qu
         "このボットって何ができるの？作ったのは誰？",
         "Hey bot, are you running on a server somewhere?",
         "Who runs this bot, and where do I report a wrong answer?",  # report, wrong: words, no rules
+        "タブレットだとこのbot使えないの？メニューが出てこないんだけど",  # 使える, 出る: verbs the rules use too
     ],
 )
 def test_a_question_to_the_bot_about_itself_is_outside(rulebook: Rulebook, question: str) -> None:
