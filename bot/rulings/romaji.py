@@ -52,14 +52,14 @@ _LONGEST = max(map(len, _SYLLABLES))
 
 
 def to_kana(word: str) -> str | None:
-    """The hiragana a romaji word spells ("henkan" → へんかん, "tappu" → たっぷ, "dorō" → どろう), or
-    None when some of its letters spell no syllable."""
-    text = word.lower().replace("ā", "aa").replace("ī", "ii").replace("ū", "uu").replace("ē", "ee").replace("ō", "ou")
+    """The hiragana a romaji word spells ("henkan" → へんかん, "tappu" → たっぷ, "suta-to" → すたーと),
+    or None when some of its letters spell no syllable."""
+    text = word.lower()
     out: list[str] = []
     i = 0
     while i < len(text):
         char = text[i]
-        if char in "-ー" and out:  # a long vowel written with a dash (sutaato, suta-to)
+        if char == "-" and out:  # a long vowel written with a dash (suta-to)
             out.append("ー")
             i += 1
             continue

@@ -558,24 +558,15 @@ class Rulebook:
         for word in list(plan.unknown):
             if len(word) < (MIN_TYPO_CHARS if _LATIN.match(word) else 2) or _NUMBER.match(word):
                 continue
-            reading = plan.readings.get(word, "")
-            # A homophone the IME chose (返還 for 変換) or a term typed in kana (めいんふぇいず) is a typo
-            # of a game word that does not inflect: words that do share readings all the time (買える
-            # is no typo of 変える or 換える, all read かえる).
-            found = (
-                sorted(t for t in self.vocab.by_reading.get(reading, ()) if t in self.game_words and not _inflects(t))
-                if len(reading) >= MIN_TYPO_CHARS
-                else []
-            )
-            if found:
-                meant: str | None = found[0]
-            elif word in plan.common:
+            # A homophone the IME chose (返還 for 変換) or a term typed in kana (めいんふぇいず).
+            meant = self._game_word_read(plan.readings.get(word, ""))
+            if meant is None and word in plan.common:
                 # A real word, only spelled like a rules term (シールド is no オールド), unless it is glued
                 # to another katakana word and is one with a mark dropped (セフィロトコート: コード).
                 if not _glued(word, plan.text, self.game_words):
                     continue
                 meant = self._same_skeleton(word)
-            else:
+            elif meant is None:
                 meant = self._romaji_word(word) or self._close_word(word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
@@ -583,7 +574,7 @@ class Rulebook:
                 key = meant if meant in self.vocab.english else self.vocab.english_stems.get(stem_word(meant), meant)
                 targets = self.vocab.english.get(key, (meant,))
             else:
-                targets = self.vocab.synonyms.get(meant, (meant,)) if meant not in self.vocab.df else (meant,)
+                targets = self._corpus_words(meant)
             if not any(t in self.vocab.df for t in targets):
                 continue
             del plan.unknown[word]
@@ -639,12 +630,23 @@ class Rulebook:
         """The game word a word typed in romaji spells (henkan: 変換, eteru: エーテル), by its reading or
         with a long-vowel or voicing mark dropped, as a word spelled out in kana is found."""
         kana = to_kana(word) if _LATIN.match(word) else None
-        if kana is None or len(kana) < MIN_TYPO_CHARS:
+        if kana is None:
             return None
-        found = sorted(
-            t for t in self.vocab.by_reading.get(to_katakana(kana), ()) if t in self.game_words and not _inflects(t)
-        )
-        return found[0] if found else self._same_skeleton(to_katakana(kana))
+        reading = to_katakana(kana)
+        return self._game_word_read(reading) or self._same_skeleton(reading)
+
+    def _game_word_read(self, reading: str) -> str | None:
+        """The game word of this reading, if one does not inflect: a homophone the IME chose (返還 for
+        変換), a term typed in kana or romaji. Words that inflect share readings all the time (買える is
+        no typo of 変える or 換える, all read かえる)."""
+        if len(reading) < MIN_TYPO_CHARS:
+            return None
+        found = sorted(t for t in self.vocab.by_reading.get(reading, ()) if t in self.game_words and not _inflects(t))
+        return found[0] if found else None
+
+    def _corpus_words(self, meant: str) -> tuple[str, ...]:
+        """The corpus's words for a term: itself, or the lexicon's synonyms of it (ノックアウト: 戦闘脱落)."""
+        return tuple(self.vocab.synonyms.get(meant, (meant,))) if meant not in self.vocab.df else (meant,)
 
     def _same_skeleton(self, word: str) -> str | None:
         """The game word that is this kana word with its voicing, long-vowel or small-kana marks fixed."""
@@ -656,7 +658,7 @@ class Rulebook:
     def _searched_as(self, plan: QueryPlan, typed: str, meant: str) -> None:
         """Search `meant` (or the corpus's words for it: ノックアウト, 戦闘脱落) for what was typed, and say
         so once in the answer."""
-        for term in self.vocab.synonyms.get(meant, (meant,)) if meant not in self.vocab.df else (meant,):
+        for term in self._corpus_words(meant):
             plan.add(term, self.vocab, weight=0.8, unit=typed)
         if (typed, meant) not in plan.corrections:
             plan.corrections.append((typed, meant))
