@@ -169,6 +169,9 @@ class QueryPlan:
     classified: Reading = field(default_factory=Reading, repr=False)
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
+    # The rules term each unknown word was found a typo of (or None), shared with the plans of its
+    # parts: they hold the same words, and the look-up is a tenth of a long question's planning.
+    typos: dict[tuple[str, bool], str | None] = field(default_factory=dict, repr=False)
 
     def add(
         self,

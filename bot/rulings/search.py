@@ -503,10 +503,13 @@ class Rulebook:
 
     # --- the question -------------------------------------------------------------------------
 
-    def plan(self, question: str) -> QueryPlan:
+    def plan(self, question: str, typos: dict[tuple[str, bool], str | None] | None = None) -> QueryPlan:
         """The question's search terms, with its typos corrected and the words only its scene-setting
-        sentences use weighing less (`_scene`)."""
+        sentences use weighing less (`_scene`). `typos`: the typos a whole question's plan has looked
+        up, for the plan of one of its parts."""
         plan = analyse(question, self.vocab)
+        if typos is not None:
+            plan.typos = typos
         self._correct(plan)
         for name in self.names:  # a name the corpus quotes, typed without its brackets
             if name in plan.text and name not in plan.literals:
@@ -549,7 +552,7 @@ class Rulebook:
     def _piece(self, plan: QueryPlan, piece: str) -> QueryPlan:
         """The plan of one part of the question, made once for the scene and the parts."""
         if piece not in plan.pieces:
-            plan.pieces[piece] = self.plan(piece)
+            plan.pieces[piece] = self.plan(piece, plan.typos)
         return plan.pieces[piece]
 
     def _correct(self, plan: QueryPlan) -> None:
@@ -567,7 +570,7 @@ class Rulebook:
                     continue
                 meant = self._same_skeleton(word)
             elif meant is None:
-                meant = self._romaji_word(word) or self._close_word(word, capitalised=word in plan.unknown_names)
+                meant = self._romaji_word(word) or self._typo_of(plan, word, capitalised=word in plan.unknown_names)
             if meant is None:
                 continue
             if _LATIN.match(meant):
@@ -619,7 +622,7 @@ class Rulebook:
             if not pieces or run in self.vocab.df:
                 continue
             # A mark dropped or added, or a letter typed wrong (ノックアイト: ノック + アイト, ノックアウト).
-            meant = self._same_skeleton(run) or self._close_word(run)
+            meant = self._same_skeleton(run) or self._typo_of(plan, run)
             if meant is None:
                 continue
             for piece in pieces:
@@ -662,6 +665,13 @@ class Rulebook:
             plan.add(term, self.vocab, weight=0.8, unit=typed)
         if (typed, meant) not in plan.corrections:
             plan.corrections.append((typed, meant))
+
+    def _typo_of(self, plan: QueryPlan, word: str, capitalised: bool = False) -> str | None:
+        """`_close_word`, looked up once per search."""
+        key = (word, capitalised)
+        if key not in plan.typos:
+            plan.typos[key] = self._close_word(word, capitalised)
+        return plan.typos[key]
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
@@ -1518,7 +1528,7 @@ class Rulebook:
         corpus knows, rarest first."""
         close: list[str] = []
         for word in list(plan.unknown)[:limit]:
-            if len(word) >= MIN_TYPO_CHARS and (meant := self._close_word(word)) and meant not in close:
+            if len(word) >= MIN_TYPO_CHARS and (meant := self._typo_of(plan, word)) and meant not in close:
                 close.append(meant)
         own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
         terms = [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))]
