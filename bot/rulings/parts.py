@@ -10,7 +10,7 @@ _CUT = re.compile(
     r"(?<=[？?！!。])\s*"
     r"|(?<=[a-z0-9)'\"’”][.])\s+(?=[A-Z])"
     r"|\n+"
-    r"|(?<=[、,。？?！!\s])(?:あと|それと|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"
+    r"|(?<=[、,。？?！!\s])(?:あと|それと(?!も)|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"
     r"|[;；]\s*"
     r"|,\s*(?:and also|and then|also|plus)\s+|\s+and also\s+"
     r"|,?\s+and\s+(?=(?:how|what|when|where|who|which|why|does|do|is|are|can|must|should)\s+\S+\s+\S)",
@@ -37,6 +37,18 @@ def split_parts(question: str) -> list[str]:
             parts[-1] = f"{parts[-1]} {piece}"
         else:
             parts.append(piece)
+    # More parts than are searched ("FAQ draft. Please confirm: 1. … 2. … 3. …"): a part that only
+    # sets the scene joins the one before it (the first, the one after), so the last questions are
+    # not the ones cut off.
+    at = len(parts) - 1
+    while len(parts) > MAX_PARTS and at >= 0:
+        if asks(parts[at]):
+            at -= 1
+        elif at:
+            parts[at - 1 : at + 1] = [f"{parts[at - 1]} {parts[at]}"]
+            at -= 1
+        else:
+            parts[0:2] = [f"{parts[0]} {parts[1]}"]
     return parts[:MAX_PARTS] if len(parts) > 1 else [question]
 
 

@@ -147,6 +147,7 @@ class QueryPlan:
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
+    compared: list[str] = field(default_factory=list)  # those only compared with (ロルカナで言うと)
     # Terms of the names the question gives (a card the corpus discusses, typed as it spells it or
     # by its English name): in a passage, a word inside a card's name counts only for these.
     named: set[str] = field(default_factory=set)
@@ -691,7 +692,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         return any(at in starts and not (at and _is_katakana(text[at - 1])) for at in _find_all(lower, alias))
 
     def _compared(name: str) -> bool:
-        """Whether every mention of another game compares ours with it ("ポケカみたいな", "like in MTG")."""
+        """Whether every mention of a game compares another with it ("ポケカみたいな", "like in MTG")."""
         alias = vocab.alias_forms[name]
         found = _find_all(lower, alias)
         return bool(found) and all(_comparison(plain, at, at + len(alias), vocab.lexicon) for at in found)
@@ -701,6 +702,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         typo = any(difflib.get_close_matches(w, latin, n=1, cutoff=0.8) for w in words if len(w) >= 5)
         if any(named(a) for a in aliases) or typo:
             plan.games.append(game)
+            if all(_compared(a) for a in aliases if named(a)):
+                plan.compared.append(game)
     plan.other_games.extend(name for name in vocab.lexicon.other_games if named(name) and not _compared(name))
     plan.to_referee = any(named(name) for name in vocab.lexicon.referee_names)
 

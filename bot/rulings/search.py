@@ -186,6 +186,7 @@ _NUMBER = re.compile(r"^[0-9０-９]+$")
 _INFLECTS = re.compile(r"[\u4e00-\u9fff々][\u3041-\u309f]")  # kanji, then kana: 買う, 変える
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _KATAKANA_RUN = re.compile(r"[ァ-ヴー]{3,}")
+_KATAKANA_WORD = re.compile(r"[ァ-ヴー]{6,}")
 _KANJI = re.compile(r"[\u4e00-\u9fff々]+")
 
 
@@ -571,6 +572,13 @@ class Rulebook:
                 meant = self._same_skeleton(word)
             elif meant is None:
                 meant = self._romaji_word(word) or self._typo_of(plan, word, capitalised=word in plan.unknown_names)
+            if meant is None and (compound := self._compound_typo(word)):
+                del plan.unknown[word]
+                shown, pieces = compound
+                for typed, term in pieces:  # each word a unit of its own: a passage holds both or one
+                    plan.add(term, self.vocab, weight=0.8, unit=typed)
+                plan.corrections.append((plan.surfaces.get(word, word), shown))
+                continue
             if meant is None:
                 continue
             if _LATIN.match(meant):
@@ -666,6 +674,28 @@ class Rulebook:
         if (typed, meant) not in plan.corrections:
             plan.corrections.append((typed, meant))
 
+    def _compound_typo(self, word: str) -> tuple[str, list[tuple[str, str]]] | None:
+        """A katakana compound the segmenter kept whole because one of its two game words has a mark
+        wrong (チャーシフェイズ: チャージ + フェイズ): the compound as meant, and each word as typed
+        with the corpus's term for it (チャーシ: チャージ, フェイズ: フェーズ)."""
+        if not _KATAKANA_WORD.fullmatch(word):
+            return None
+        for cut in range(MIN_TYPO_CHARS, len(word) - MIN_TYPO_CHARS + 1):
+            shown, pieces, mended = "", [], False
+            for piece in (word[:cut], word[cut:]):
+                read = tokens(piece)
+                if len(read) == 1 and read[0].term in self.game_words:  # as typed (フェイズ: フェーズ)
+                    shown, term = shown + piece, read[0].term
+                elif meant := self._same_skeleton(piece):
+                    shown, term, mended = shown + meant, meant, True
+                else:
+                    break
+                pieces.append((piece, term))
+            else:
+                if mended:
+                    return shown, pieces
+        return None
+
     def _typo_of(self, plan: QueryPlan, word: str, capitalised: bool = False) -> str | None:
         """`_close_word`, looked up once per search."""
         key = (word, capitalised)
@@ -746,6 +776,8 @@ class Rulebook:
         """The game the question is about: the one it names, or the one most of its words belong to;
         beside a running table (`table_game`), that game unless nearly all its words are the other's."""
         named = [g for g in plan.games if g in {d.game for d in self.documents.values()}]
+        if len(named) > 1:
+            named = self._games_asked(plan, named)
         if len(named) == 1:
             return named[0]
         # A card the corpus discusses belongs to one game: a question naming cards of one game only
@@ -784,6 +816,15 @@ class Rulebook:
                 return game if game in own else table_game
             return game if best / total >= TABLE_GAME_SHARE else table_game
         return game if best / total >= GAME_SHARE else table_game
+
+    def _games_asked(self, plan: QueryPlan, named: list[str]) -> list[str]:
+        """Of the corpus's games a question names, those it asks about: not one it only compares the
+        other with (ロルカナで言うと), and the one its asking parts name if they name one ("In Lorcana
+        there's no blocking. How does blocking work in HorizonNotes?")."""
+        kept = [g for g in named if g not in plan.compared] or named
+        asking = [sub for piece, sub in plan.pieces.items() if asks(piece)]
+        asked = {g for sub in asking for g in sub.games if g in kept and g not in sub.compared}
+        return list(asked) if len(kept) > 1 and len(asked) == 1 else kept
 
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
         """Plainly outside the corpus: another game, a game keyword the corpus never names, chatter

@@ -174,6 +174,31 @@ def test_a_question_gets_one_passage_per_part_and_no_more(rulebook: Rulebook) ->
     assert {f"{HN}/17/02", f"{HN}/03/01"} <= shown  # the code check, the set-up's ether
 
 
+
+def test_the_last_of_many_numbered_questions_is_not_cut_off(rulebook: Rulebook) -> None:
+    """A lead-in and its "Please confirm:" come before three numbered questions: five sentences, more
+    than the four parts searched. The lead-in joins the part next to it, so the third question keeps
+    its own part and gets its own passage (a modifier ends when the card leaves play)."""
+    question = (
+        "Notes for our league night, Lorcana section. Please confirm:\n"
+        "1. Who picks the chosen character for an effect, and when?\n"
+        "2. Do two +1 Strength effects on one character add up?\n"
+        "3. If a character with +2 Strength returns to its owner's hand, is the +2 still there when it is played again?"
+    )
+    parts = split_parts(question)
+    assert len(parts) == 4 and parts[-1].startswith("If a character with +2 Strength")
+    answer = rulebook.search(question)
+    shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
+    assert f"{JUDGE}/07/04" in shown
+
+
+def test_or_else_does_not_start_another_part() -> None:
+    """「それとも」 joins the two halves of one question; 「それと」 starts another."""
+    assert len(split_parts("ダメージはエンドフェイズで消える？それとも次のターンも残る？")) == 2
+    assert len(split_parts("ダメージはエンドフェイズで消えるのか、それとも次のターンも残るのか教えて")) == 1
+    assert len(split_parts("ダメージは残る？　それと、手札の上限は？")) == 2
+
+
 # --- where the rulebook is silent -------------------------------------------------------------------
 
 

@@ -567,3 +567,25 @@ def test_another_game_named_to_compare_with_does_not_refuse_the_question(ruleboo
 def test_a_question_about_another_game_is_still_outside(rulebook: Rulebook, question: str) -> None:
     """Named as the game asked about, not compared with, another game puts the question outside."""
     assert is_outside(rulebook, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "game"),
+    [
+        # The sentence about Lorcana sets the scene; the asking one names ours ("HN" for short).
+        (
+            "I mostly play Lorcana, where everything readies at the start of your turn. "
+            "In HN, when do my tapped Arcastella untap?",
+            "horizonnotes",
+        ),
+        ("ホライゾンノーツから来ました。ロルカナでは、チャレンジで受けるダメージはどう決まるの？", "lorcana"),
+        # Lorcana named only to compare ours with it (で言うと): the question is about ours.
+        ("エーテルってロルカナで言うとインクみたいなもの？ホライゾンノーツではいつ変換できますか？", "horizonnotes"),
+    ],
+)
+def test_a_question_naming_both_games_is_about_the_one_it_asks_about(
+    rulebook: Rulebook, question: str, game: str
+) -> None:
+    answer = rulebook.search(question)
+    assert answer.game == game
+    assert answer.hits and answer.hits[0].game == game

@@ -307,3 +307,15 @@ def test_two_words_reading_as_a_game_word_are_left_alone_when_the_dictionary_kno
 ) -> None:
     assert rulebook.plan("防御力はいくつ？").corrections == []
     assert rulebook.plan("判定の結果を教えて").corrections == []
+
+
+def test_a_katakana_compound_kept_whole_because_of_a_dropped_mark_is_searched_as_its_two_words(
+    rulebook: Rulebook,
+) -> None:
+    """スタードフェイズ is no word of the dictionary, so the segmenter keeps it whole: read as two game
+    words, one with its voicing mark fixed (スタード: スタート), it is the phase asked about."""
+    answer = rulebook.search("スタードフェイズでは最初に何をするんでしたっけ")
+    assert ("スタードフェイズ", "スタートフェイズ") in answer.searched_for
+    assert answer.hits and answer.hits[0].id.startswith(f"{HN}/05/")
+    # Two words the corpus knows as typed are no typo.
+    assert rulebook.plan("ブロックフェイズはありますか").corrections == []
