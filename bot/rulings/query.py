@@ -92,6 +92,8 @@ class Vocabulary:
     synonyms_by_first: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     game_names: frozenset[str] = frozenset()  # every game's names as a question may type them
     alias_forms: Mapping[str, str] = field(default_factory=dict)  # a game's name → as a question is compared
+    # The lexicon's opposite states as the corpus's terms (its レディ is the term レディー).
+    opposites: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         by_first: dict[str, list[tuple[int, str]]] = {}
@@ -119,6 +121,9 @@ class Vocabulary:
                 stems.setdefault(stem_phrase(key), key)
         self.english_stems = stems
         self.other_keywords = frozenset(stem_word(w.lower()) for w in self.lexicon.other_keywords)
+        self.opposites = {
+            _as_term(state): tuple(_as_term(o) for o in others) for state, others in self.lexicon.opposites.items()
+        }
 
 
 @dataclass
@@ -821,7 +826,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     _english(text, vocab, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)
-    if lexicon.opposites and lexicon.asks_whether_can(text):
+    if vocab.opposites and lexicon.asks_whether_can(text):
         _opposites(vocab, plan)
     if len(plan.terms) > MAX_TERMS and plan.related:
         # A long question keeps the words it typed before the dictionary's synonyms of them.
@@ -846,9 +851,15 @@ def _opposites(vocab: Vocabulary, plan: QueryPlan) -> None:
     match."""
     for unit, members in list(plan.units.items()):
         for term in list(members):
-            for other in vocab.lexicon.opposites.get(term, ()):
+            for other in vocab.opposites.get(term, ()):
                 if other not in members:
                     plan.add(other, vocab, weight=plan.weights[term] * RELATED_SHARE, unit=unit, related=True)
+
+
+def _as_term(word: str) -> str:
+    """A word of the lexicon as the corpus's term for it, when it is one word (レディ: レディー)."""
+    read = tokens(word)
+    return read[0].term if len(read) == 1 else word
 
 
 def _quote(term: str) -> str:

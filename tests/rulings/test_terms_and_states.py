@@ -48,6 +48,19 @@ def test_a_state_s_opposite_is_searched_only_when_asked_whether_something_can_be
     assert any("アンタップ" in related for related in asked.related.values())
 
 
+def test_an_opposite_is_the_corpus_s_own_term_and_no_typo_of_the_player_s(rulebook: Rulebook) -> None:
+    """Lorcana's opposite of exerted is written レディ in the lexicon and read レディー in the corpus: it
+    is searched as the corpus's term, and the answer never says the player typed a word they did not."""
+    answer = rulebook.search("Can I choose an opposing character that is already exerted?")
+    assert answer.searched_for == []
+    plan = rulebook.plan("Can I choose an opposing character that is already exerted?")
+    assert any("レディー" in related for related in plan.related.values())
+    # And the other way round: asked about a ready character, the rule about exerted ones answers too.
+    assert any(
+        "エグザート" in related for related in rulebook.plan("レディ状態のキャラはチャレンジできる？").related.values()
+    )
+
+
 def test_an_opposite_alone_makes_no_direct_match(rulebook: Rulebook) -> None:
     answer = rulebook.search("Can a tapped Arcastella block?")
     assert answer.hits[0].id != f"{HN}/11/01" or answer.label is not Label.DIRECT
