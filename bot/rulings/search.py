@@ -741,25 +741,33 @@ class Rulebook:
         passages that are theirs."""
         shares: dict[str, float] = {}
         for t in plan.own(unit) or plan.units[unit]:
-            for game, n in self.term_games.get(t, {}).items():
-                # The house rules' prose says nothing of the game; a word the lexicon leads to
-                # there (投了 → concede) is game vocabulary and counts for the house rules' game.
-                if game.startswith(HOUSE_PREFIX):
-                    if t not in self.game_words:
-                        continue
-                    game = game.removeprefix(HOUSE_PREFIX)
-                shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(t, 1), 1))
+            for game, share in self._term_games(t).items():
+                shares[game] = max(shares.get(game, 0.0), share)
         return shares
 
-    def _own_words(self, plan: QueryPlan, games: Mapping[str, dict[str, float]] | None = None) -> Counter[str]:
+    def _term_games(self, term: str) -> dict[str, float]:
+        """The games whose passages hold a term, with the share of its passages that are theirs."""
+        shares: dict[str, float] = {}
+        for game, n in self.term_games.get(term, {}).items():
+            # The house rules' prose says nothing of the game; a word the lexicon leads to there
+            # (投了 → concede) is game vocabulary and counts for the house rules' game.
+            if game.startswith(HOUSE_PREFIX):
+                if term not in self.game_words:
+                    continue
+                game = game.removeprefix(HOUSE_PREFIX)
+            shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(term, 1), 1))
+        return shares
+
+    def _own_words(self, plan: QueryPlan) -> Counter[str]:
         """By game, how many words of the question are words that game coined (エーテル, インクウェル,
-        アルカステラ: the lexicon's `own_words`) and only its passages use. `games`: each unit's
-        `_unit_games`, when the caller has them already."""
+        アルカステラ: the lexicon's `own_words`) and only its passages use; a word typed for several
+        terms counts by its coined one ("ether area": エーテル, not エリア)."""
         out: Counter[str] = Counter()
         for unit in plan.units:
-            shares = games[unit] if games is not None else self._unit_games(plan, unit)
-            if len(shares) == 1 and any(t in self.own_terms for t in plan.own(unit)):
-                out.update(shares.keys())
+            for term in plan.own(unit):
+                if term in self.own_terms and len(shares := self._term_games(term)) == 1:
+                    out.update(shares.keys())
+                    break
         return out
 
     def _swapped_keyword(self, word: str) -> str | None:
@@ -802,7 +810,7 @@ class Rulebook:
                 weight[game] = weight.get(game, 0.0) + w * share
         if not total or not weight:
             return table_game
-        coined = self._own_words(plan, games)
+        coined = self._own_words(plan)
         if table_game is None and len(coined) == 1:
             return next(iter(coined))  # a word one game coined (アルカステラ, インクウェル) says which
         # A card the corpus does not discuss, named in the way one of its games names cards.

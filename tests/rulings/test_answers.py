@@ -174,7 +174,6 @@ def test_a_question_gets_one_passage_per_part_and_no_more(rulebook: Rulebook) ->
     assert {f"{HN}/17/02", f"{HN}/03/01"} <= shown  # the code check, the set-up's ether
 
 
-
 def test_the_last_of_many_numbered_questions_is_not_cut_off(rulebook: Rulebook) -> None:
     """A lead-in and its "Please confirm:" come before three numbered questions: five sentences, more
     than the four parts searched. The lead-in joins the part next to it, so the third question keeps

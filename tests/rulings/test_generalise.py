@@ -589,3 +589,11 @@ def test_a_question_naming_both_games_is_about_the_one_it_asks_about(
     answer = rulebook.search(question)
     assert answer.game == game
     assert answer.hits and answer.hits[0].game == game
+
+
+def test_a_word_typed_for_several_terms_tells_the_game_by_its_coined_one(rulebook: Rulebook) -> None:
+    """ "ether area" is エーテル (HorizonNotes's word) and エリア (both games'): the question is about
+    HorizonNotes, though "skip" and "draw" are words of Lorcana's class too."""
+    answer = rulebook.search("How many cards can sit in the ether area, and can I skip drawing?")
+    assert answer.game == "horizonnotes"
+    assert answer.hits and all(h.game == "horizonnotes" for h in answer.hits)
