@@ -294,6 +294,14 @@ class Rulebook:
         self._idf: dict[str, float] = {}
         df: dict[str, int] = {}
         self.term_games: dict[str, dict[str, int]] = {}
+        # How many passages each game has (house rules apart, as in vocab.games): a term's share of a
+        # game is its rate there, so a larger document does not claim every common word (場, 相手).
+        self.game_sizes: dict[str, int] = {
+            (HOUSE_PREFIX + game if house else game): n
+            for game, house, n in self.db.execute(
+                "SELECT game, kind = ?, count(*) FROM passages GROUP BY 1, 2", (Kind.HOUSE_RULE.value,)
+            )
+        }
         by_reading: dict[str, set[str]] = {}
         latin: set[str] = set()  # terms the corpus writes in Latin letters somewhere (Forever → フォーエバー)
         for term, count, readings, games in self.db.execute("SELECT term, df, readings, games FROM vocab"):
@@ -746,16 +754,19 @@ class Rulebook:
         return shares
 
     def _term_games(self, term: str) -> dict[str, float]:
-        """The games whose passages hold a term, with the share of its passages that are theirs."""
+        """The games whose passages hold a term, with its share of each: how often their passages
+        hold it, against how often all passages do."""
+        rates = {game: n / self.game_sizes.get(game, n or 1) for game, n in self.term_games.get(term, {}).items()}
+        total = sum(rates.values())
         shares: dict[str, float] = {}
-        for game, n in self.term_games.get(term, {}).items():
+        for game, rate in rates.items():
             # The house rules' prose says nothing of the game; a word the lexicon leads to there
             # (投了 → concede) is game vocabulary and counts for the house rules' game.
             if game.startswith(HOUSE_PREFIX):
                 if term not in self.game_words:
                     continue
                 game = game.removeprefix(HOUSE_PREFIX)
-            shares[game] = max(shares.get(game, 0.0), n / max(self.vocab.df.get(term, 1), 1))
+            shares[game] = max(shares.get(game, 0.0), rate / total)
         return shares
 
     def _own_words(self, plan: QueryPlan) -> Counter[str]:

@@ -597,3 +597,12 @@ def test_a_word_typed_for_several_terms_tells_the_game_by_its_coined_one(ruleboo
     answer = rulebook.search("How many cards can sit in the ether area, and can I skip drawing?")
     assert answer.game == "horizonnotes"
     assert answer.hits and all(h.game == "horizonnotes" for h in answer.hits)
+
+
+def test_common_words_do_not_make_a_question_about_the_larger_document(rulebook: Rulebook) -> None:
+    """The judge class has three times the HorizonNotes page's passages, so ターン, カード and 場 are in
+    more of its passages; by how often each game's passages use them, they belong to neither game,
+    and a question in those words alone is not taken to be about Lorcana."""
+    answer = rulebook.search("1ターンにカードを何枚まで場に出せる？")
+    assert answer.game != "lorcana"
+    assert answer.hits and answer.hits[0].game == "horizonnotes"
