@@ -843,6 +843,9 @@ class Rulebook:
         kept = [g for g in named if g not in plan.compared] or named
         asking = [sub for piece, sub in plan.pieces.items() if asks(piece)]
         asked = {g for sub in asking for g in sub.games if g in kept and g not in sub.compared}
+        if not asked:  # an asking sentence compares with one game only: the other is asked about
+            compared = {g for sub in asking for g in sub.compared if g in kept}
+            asked = set(kept) - compared if len(compared) == 1 else set()
         return list(asked) if len(kept) > 1 and len(asked) == 1 else kept
 
     def _outside(self, plan: QueryPlan, best: float, game: str | None) -> bool:
@@ -862,8 +865,8 @@ class Rulebook:
             return True
         # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
         # bot itself, however many game words and keywords it uses ("DEF高いやつばっかで疲れた").
-        odds = self.chatter.odds(self.vocab.lexicon.without_game_names(plan.typed))
-        if odds > CHATTER_ODDS and not self._quotes_game_word(plan):
+        odds = self._chatter_odds(plan)
+        if odds > CHATTER_ODDS and not self._quotes_game_word(plan) and not self._asks_as_rules_do(plan):
             return True
         # A question naming a game keyword (ブロック, DEF, exert) asks the rules, whatever else it says
         # ("blocking against the strongest deck", "at the tournament").
@@ -901,6 +904,26 @@ class Rulebook:
         # common words (効果, damage: a clumsy or misspelt question), it gets the closest passages.
         rules_like = odds <= RULES_LIKE_ODDS and bool(typed_game_words)
         return numbers_only or not (rules_like or self._asked_holds(plan))
+
+    def _chatter_odds(self, plan: QueryPlan) -> float:
+        return self.chatter.odds(self.vocab.lexicon.without_game_names(plan.typed))
+
+    def _asks_as_rules_do(self, plan: QueryPlan) -> bool:
+        """Whether a chatty message holds a sentence that asks about a word of the rules as a rules
+        question is written (子どもと初めて遊んでいます。最初の手札は何枚配ればいいですか？): the story
+        around it is a parent's, the question is the rules'."""
+        common = TOPIC_MAX_SHARE * self.vocab.passages
+        return any(
+            asks(piece)
+            and any(
+                t in self.game_words and self.vocab.df.get(t, 0) <= common and not _NUMBER.match(t)
+                for unit in part.units
+                if unit not in self.general_synonyms
+                for t in part.own(unit)
+            )
+            and self._chatter_odds(part) <= RULES_LIKE_ODDS
+            for piece, part in plan.pieces.items()
+        )
 
     def _quotes_game_word(self, plan: QueryPlan) -> bool:
         """Whether the message quotes a word of the rules (「ちゃーじふぇいず」というのは, "Ward" means): a

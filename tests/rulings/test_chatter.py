@@ -101,6 +101,21 @@ def test_a_message_quoting_a_word_of_the_rules_asks_about_the_rules(
     assert is_outside(rulebook, "「おつかれ」って返してくれる機能ほしい笑 みんなで遊べて楽しかった〜")
 
 
+def test_a_chatty_message_with_a_sentence_asking_the_rules_gets_its_passage(rulebook: Rulebook) -> None:
+    """The story around it leans to chatter past CHATTER_ODDS, but one sentence asks about a word of the
+    rules as rules questions are written: it gets the set-up (the opening hand). The same story with
+    no such sentence is still chatter."""
+    message = (
+        "週末に姪っ子とHorizonNotesで遊んでいます。姪っ子がとても楽しそうで嬉しいです。"
+        "最初の手札は何枚引くのでしょうか？"
+    )
+    plan = rulebook.plan(message)
+    assert rulebook.chatter.odds(rulebook.vocab.lexicon.without_game_names(plan.typed)) > CHATTER_ODDS
+    answer = rulebook.search(message)
+    assert answer.hits and answer.hits[0].id == f"{HN}/03/01"
+    assert is_outside(rulebook, "姪っ子と遊んでいます。楽しいです！手札がいっぱいで嬉しそうでした。")
+
+
 def test_naming_the_game_makes_a_message_neither_chatter_nor_a_rules_question(rulebook: Rulebook) -> None:
     """A channel names its games as often when it chats (a new set, the publisher, a favourite) as when
     it asks the rules: the chatter model reads the message without the name, so a short rules question

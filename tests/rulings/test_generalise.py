@@ -581,6 +581,11 @@ def test_a_question_about_another_game_is_still_outside(rulebook: Rulebook, ques
         ("ホライゾンノーツから来ました。ロルカナでは、チャレンジで受けるダメージはどう決まるの？", "lorcana"),
         # Lorcana named only to compare ours with it (で言うと): the question is about ours.
         ("エーテルってロルカナで言うとインクみたいなもの？ホライゾンノーツではいつ変換できますか？", "horizonnotes"),
+        # The asking sentence names only the game it compares with: the other one is asked about.
+        (
+            "ロルカナ歴2年で、最近ホライゾンノーツも始めました。チャージフェイズって、ロルカナで言うとインクを置く感じに近いですか？",
+            "horizonnotes",
+        ),
     ],
 )
 def test_a_question_naming_both_games_is_about_the_one_it_asks_about(
