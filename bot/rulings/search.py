@@ -690,7 +690,7 @@ class Rulebook:
             return None
         for cut in range(MIN_TYPO_CHARS, len(word) - MIN_TYPO_CHARS + 1):
             shown, pieces, mended = "", [], False
-            for piece in (word[:cut], word[cut:]):
+            for piece in (word[:cut], word[cut:]):  # both pieces game words, one of them mended
                 read = tokens(piece)
                 if len(read) == 1 and read[0].term in self.game_words:  # as typed (フェイズ: フェーズ)
                     shown, term = shown + piece, read[0].term
@@ -745,8 +745,8 @@ class Rulebook:
         return self._close_word(stem, capitalised) if stem != word and len(stem) >= MIN_DROP_CHARS else None
 
     def _unit_games(self, plan: QueryPlan, unit: str) -> dict[str, float]:
-        """The games whose passages hold the word typed (not its synonyms), with the share of its
-        passages that are theirs."""
+        """The games whose passages hold the word typed (not its synonyms), with its share of each
+        (`_term_games`)."""
         shares: dict[str, float] = {}
         for t in plan.own(unit) or plan.units[unit]:
             for game, share in self._term_games(t).items():
@@ -756,9 +756,11 @@ class Rulebook:
     def _term_games(self, term: str) -> dict[str, float]:
         """The games whose passages hold a term, with its share of each: how often their passages
         hold it, against how often all passages do."""
-        rates = {game: n / self.game_sizes.get(game, n or 1) for game, n in self.term_games.get(term, {}).items()}
+        rates = {game: n / max(self.game_sizes.get(game, 1), 1) for game, n in self.term_games.get(term, {}).items()}
         total = sum(rates.values())
         shares: dict[str, float] = {}
+        if not total:
+            return shares
         for game, rate in rates.items():
             # The house rules' prose says nothing of the game; a word the lexicon leads to there
             # (投了 → concede) is game vocabulary and counts for the house rules' game.
@@ -880,7 +882,6 @@ class Rulebook:
         # Everyday words (pick, how long, 寝る) lead to game words, but say nothing of the games.
         # Words every card game and every question about one uses (カード, デッキ: in most passages) and
         # numbers say nothing of the rules being asked about.
-        common = TOPIC_MAX_SHARE * self.vocab.passages
         typed_game_words = [
             t
             for unit in plan.units
@@ -888,7 +889,7 @@ class Rulebook:
             for t in plan.own(unit)
             if t in self.game_words and not _NUMBER.match(t)
         ]
-        game_words = any(self.vocab.df.get(t, 0) <= common for t in typed_game_words)
+        game_words = any(self._topical_game_word(t) for t in typed_game_words)
         numbers_only = bool(plan.units) and all(_NUMBER.match(u) for u in plan.units)  # 2+2: every passage has a 2
         # A question to the bot about itself (who runs it, is it accurate, where to report a mistake) uses
         # plenty of words the lexicon knows (公開, 英語, 間違い); only the games' own terms, or a word of
@@ -906,17 +907,25 @@ class Rulebook:
         return numbers_only or not (rules_like or self._asked_holds(plan))
 
     def _chatter_odds(self, plan: QueryPlan) -> float:
+        """How far the message as typed leans to chatter (bot/rulings/chatter.py), games' names aside."""
         return self.chatter.odds(self.vocab.lexicon.without_game_names(plan.typed))
+
+    def _topical_game_word(self, term: str) -> bool:
+        """A game word that says what is asked: not a number, nor in most passages (カード, デッキ)."""
+        return (
+            term in self.game_words
+            and not _NUMBER.match(term)
+            and self.vocab.df.get(term, 0) <= TOPIC_MAX_SHARE * self.vocab.passages
+        )
 
     def _asks_as_rules_do(self, plan: QueryPlan) -> bool:
         """Whether a chatty message holds a sentence that asks about a word of the rules as a rules
         question is written (子どもと初めて遊んでいます。最初の手札は何枚配ればいいですか？): the story
         around it is a parent's, the question is the rules'."""
-        common = TOPIC_MAX_SHARE * self.vocab.passages
         return any(
             asks(piece)
             and any(
-                t in self.game_words and self.vocab.df.get(t, 0) <= common and not _NUMBER.match(t)
+                self._topical_game_word(t)
                 for unit in part.units
                 if unit not in self.general_synonyms
                 for t in part.own(unit)
@@ -928,13 +937,11 @@ class Rulebook:
     def _quotes_game_word(self, plan: QueryPlan) -> bool:
         """Whether the message quotes a word of the rules (「ちゃーじふぇいず」というのは, "Ward" means): a
         question about the rules, however chatty the words around it."""
-        common = TOPIC_MAX_SHARE * self.vocab.passages
         return any(
-            unit.removeprefix("en:") in literal.lower() and self.vocab.df.get(t, 0) <= common
+            unit.removeprefix("en:") in literal.lower() and self._topical_game_word(t)
             for literal in quoted(plan.text)
             for unit in plan.units
             for t in plan.own(unit)
-            if t in self.game_words and not _NUMBER.match(t)
         )
 
     def _table_game_words(self, plan: QueryPlan) -> bool:
