@@ -201,8 +201,10 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
     df: Counter[str] = Counter()
     by_game: dict[str, Counter[str]] = {}
     rows: list[Row] = []
+    sizes: Counter[str] = Counter()
     for n in range(len(real) * (scale - 1)):
         game = rng.choice(games)
+        sizes[game] += 1
         body = [rng.choice(bag) for _ in range(rng.choice(lengths) or 1)]
         df.update(set(body))
         by_game.setdefault(game, Counter()).update(set(body))
@@ -245,6 +247,8 @@ def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
                 shares[game] = shares.get(game, 0) + counts[term]
         db.execute("UPDATE vocab SET df = df + ?, games = ? WHERE term = ?", (count, json.dumps(shares), term))
     db.execute("UPDATE meta SET value = ? WHERE key = 'passages'", (str(len(real) * scale),))
+    grown = Counter(json.loads(db.execute("SELECT value FROM meta WHERE key = 'game_sizes'").fetchone()[0])) + sizes
+    db.execute("UPDATE meta SET value = ? WHERE key = 'game_sizes'", (json.dumps(dict(sorted(grown.items()))),))
     meta = {"id": "synthetic", "title": "synthetic", "game": "horizonnotes", "language": "ja", "source": "bench"}
     db.execute("INSERT INTO documents VALUES ('synthetic', ?)", (json.dumps({**meta, "version": "0"}),))
     db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")

@@ -27,7 +27,7 @@ from bot.rulings.query import english_stems
 from bot.rulings.tokenize import strip_list_marks, tokens
 
 # Bump for changes the code hash below cannot see (a new SudachiPy dictionary, say).
-INDEX_VERSION = "rulings-index-22"
+INDEX_VERSION = "rulings-index-23"
 HOUSE_PREFIX = "house:"  # the key of house-rule passages in vocab.games
 ASKED_POSTINGS = 100  # of each term, the asked questions it weighs most in (kept in `asked_first`)
 
@@ -332,6 +332,7 @@ def build_index(
         readings: dict[str, set[str]] = {}
         groups: dict[int, set[str]] = {}
         rows: list[Row] = []
+        sizes: Counter[str] = Counter()  # passages per game (house rules apart, as in vocab.games)
         for document in documents:
             db.execute("INSERT INTO documents VALUES (?, ?)", (document.meta.id, document.meta.model_dump_json()))
             for passage in document.passages:
@@ -342,6 +343,7 @@ def build_index(
                 # a question is about (its everyday words would all point at one game).
                 game = HOUSE_PREFIX + passage.game if passage.kind is Kind.HOUSE_RULE else passage.game
                 by_game.setdefault(game, Counter()).update(present)
+                sizes[game] += 1
                 for term, reading in seg.readings:
                     readings.setdefault(term, set()).add(reading)
                 for group, term in seg.groups:
@@ -376,6 +378,7 @@ def build_index(
         )
         db.execute("INSERT INTO meta VALUES ('version', ?)", (INDEX_VERSION,))
         db.execute("INSERT INTO meta VALUES ('passages', ?)", (str(len(rows)),))
+        db.execute("INSERT INTO meta VALUES ('game_sizes', ?)", (json.dumps(dict(sorted(sizes.items()))),))
         db.execute("INSERT INTO meta VALUES ('lexicon', ?)", (lexicon.model_dump_json(),))
         # The names the rule documents quote (cards, abilities, keywords), as a question would type them:
         # a question naming one finds it word for word, however the segmenter cuts it (直しましょ).

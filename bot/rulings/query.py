@@ -176,7 +176,7 @@ class QueryPlan:
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
     # The rules term each unknown word was found a typo of (or None), shared with the plans of its
-    # parts: they hold the same words, and the look-up is a tenth of a long question's planning.
+    # parts: they hold the same words, and the look-up was a fifth of a long question's planning.
     typos: dict[tuple[str, bool], str | None] = field(default_factory=dict, repr=False)
 
     def add(
@@ -768,14 +768,14 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     stop = frozenset(lexicon.stopwords)
     text = lexicon.prepare(question[:MAX_QUESTION_CHARS])
     plan = QueryPlan(text=text, typed=question[:MAX_QUESTION_CHARS])
-    for match in _PHRASE.finditer(text):
-        quoted = next(g for g in match.groups() if g).strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
+    for wording in quoted(text):
+        wording = wording.strip("〜～~…・ ")  # 「〜してもよい」: the wording itself
         # A quote of several sentences (「〜してもよい。そうしたなら〜」) is matched sentence by sentence too.
-        sentences = [p.strip("〜～~…・ 、,") for p in re.split(r"[。．.！!？?]", quoted)]
-        for literal in dict.fromkeys([quoted.strip(), *(p for p in sentences if p != quoted.strip())]):
+        sentences = [p.strip("〜～~…・ 、,") for p in re.split(r"[。．.！!？?]", wording)]
+        for literal in dict.fromkeys([wording.strip(), *(p for p in sentences if p != wording.strip())]):
             if len(literal) > 1 and literal not in plan.literals:
                 plan.literals.append(literal)
-        phrase = [t.term for t in tokens(quoted, stop) if t.term in vocab.df]
+        phrase = [t.term for t in tokens(wording, stop) if t.term in vocab.df]
         if len(phrase) > 1 and phrase not in plan.phrases:
             plan.phrases.append(phrase)
     # Characters already read as a synonym or a kana variant: Sudachi's pieces of them are not

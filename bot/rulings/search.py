@@ -296,12 +296,7 @@ class Rulebook:
         self.term_games: dict[str, dict[str, int]] = {}
         # How many passages each game has (house rules apart, as in vocab.games): a term's share of a
         # game is its rate there, so a larger document does not claim every common word (場, 相手).
-        self.game_sizes: dict[str, int] = {
-            (HOUSE_PREFIX + game if house else game): n
-            for game, house, n in self.db.execute(
-                "SELECT game, kind = ?, count(*) FROM passages GROUP BY 1, 2", (Kind.HOUSE_RULE.value,)
-            )
-        }
+        self.game_sizes: dict[str, int] = json.loads(self._meta("game_sizes"))
         by_reading: dict[str, set[str]] = {}
         latin: set[str] = set()  # terms the corpus writes in Latin letters somewhere (Forever → フォーエバー)
         for term, count, readings, games in self.db.execute("SELECT term, df, readings, games FROM vocab"):

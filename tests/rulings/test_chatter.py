@@ -95,7 +95,7 @@ def test_a_message_quoting_a_word_of_the_rules_asks_about_the_rules(
     """Written like the channel's chatter (it leans to chatter past CHATTER_ODDS), but what it quotes is a
     word of the rules: it gets the passages about that word."""
     plan = rulebook.plan(message)
-    assert rulebook.chatter.odds(rulebook.vocab.lexicon.without_game_names(plan.typed)) > CHATTER_ODDS
+    assert rulebook._chatter_odds(plan) > CHATTER_ODDS
     answer = rulebook.search(message)
     assert answer.hits and answer.hits[0].id.startswith(f"{HN}/{section}/")
     assert is_outside(rulebook, "「おつかれ」って返してくれる機能ほしい笑 みんなで遊べて楽しかった〜")
@@ -110,7 +110,7 @@ def test_a_chatty_message_with_a_sentence_asking_the_rules_gets_its_passage(rule
         "最初の手札は何枚引くのでしょうか？"
     )
     plan = rulebook.plan(message)
-    assert rulebook.chatter.odds(rulebook.vocab.lexicon.without_game_names(plan.typed)) > CHATTER_ODDS
+    assert rulebook._chatter_odds(plan) > CHATTER_ODDS
     answer = rulebook.search(message)
     assert answer.hits and answer.hits[0].id == f"{HN}/03/01"
     assert is_outside(rulebook, "姪っ子と遊んでいます。楽しいです！手札がいっぱいで嬉しそうでした。")
