@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from bot.rulings.classifier import Reading
 from bot.rulings.errors import RulingsError
 from bot.rulings.glossary import Lexicon
+from bot.rulings.romaji import romaji_words
 from bot.rulings.tokenize import Token, boundaries, function_spans, kana_runs, known_words, to_katakana, tokens
 
 MAX_QUESTION_CHARS = 1000  # longer questions are cut: nobody types more, and it bounds the work
@@ -686,9 +687,13 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     lower = to_katakana(plain)
     words = set(_LATIN_WORD.findall(lower))
     starts, _ = boundaries(text)
+    # A name typed in romaji (rorukana): the message's romaji words read as katakana, each whole.
+    romaji = {to_katakana(kana) for _, kana in romaji_words(text) or () if kana}
 
     def named(alias: str) -> bool:
         alias = vocab.alias_forms[alias]  # every name of the lexicon's games, prepared once
+        if alias in romaji:
+            return True
         if alias not in lower:  # most questions name no game: the cheap test first
             return False
         if _ASCII_PHRASE.match(alias):
@@ -824,6 +829,7 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             for term in related:
                 plan.add(term, vocab, weight=weight * RELATED_SHARE, unit=token.term, related=True)
     _english(text, vocab, plan)
+    _romaji_grammar(text, plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)
     if vocab.opposites and lexicon.asks_whether_can(text):
@@ -842,6 +848,25 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
         if word not in plan.missing_keywords:
             plan.missing_keywords.append(word)
     return plan
+
+
+def _romaji_grammar(text: str, plan: QueryPlan) -> None:
+    """In a message written in romaji, the particles and auxiliaries (no, ga, tte, kara, desu) are its
+    grammar, as their kana are in a Japanese question (read in the sentence: から alone is 空): no
+    unknown words weighing in its coverage."""
+    words = romaji_words(text)
+    if words is None:
+        return
+    spans, kana, at = [], [], 0
+    for word, read in words:  # the message's words in kana, one after another, each at its offset
+        piece = read or word
+        spans.append((word, at, at + len(piece)))
+        kana.append(piece)
+        at += len(piece) + 1
+    grammar = set(function_spans(" ".join(kana)))
+    for word, begin, end in spans:
+        if (begin, end) in grammar and _ASCII.match(word):
+            plan.unknown.pop(word, None)
 
 
 def _opposites(vocab: Vocabulary, plan: QueryPlan) -> None:

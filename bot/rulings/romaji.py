@@ -8,6 +8,9 @@ letter sequence that is no syllable ("times", "hello") is no romaji and reads as
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 _VOWELS = {"a": "あ", "i": "い", "u": "う", "e": "え", "o": "お"}
 _ROWS = {
     "k": "かきくけこ",
@@ -85,3 +88,61 @@ def to_kana(word: str) -> str | None:
         else:
             return None
     return "".join(out) or None
+
+
+def _vowels() -> dict[str, str]:
+    """Each hiragana's vowel (か: a, しゃ's ゃ: a), read off the syllable table."""
+    out = {kana[-1]: spelled[-1] for spelled, kana in _SYLLABLES.items() if spelled[-1] in _ORDER}
+    out.update({"ぁ": "a", "ぃ": "i", "ぅ": "u", "ぇ": "e", "ぉ": "o"})
+    return out
+
+
+_VOWEL_OF = _vowels()
+
+
+def long_vowels(kana: str) -> str:
+    """A vowel written twice as a long one (どろお → どろー, りいだあ → りーだー): how a loanword's long
+    mark is typed in romaji (doroo, riidaa, sutaato). A word of Chinese reading keeps its vowels
+    (こうげき: ou is no doubled vowel)."""
+    out: list[str] = []
+    for char in kana:
+        before = out[-1] if out else ""
+        if out and _VOWELS.get(_VOWEL_OF.get(before, "")) == char:
+            out.append("ー")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+ROMAJI_MIN_WORDS = 3
+ROMAJI_SHARE = 0.8  # English has words no syllables spell (the, what, is) in nearly every sentence
+
+
+def romaji_words(message: str) -> list[tuple[str, str | None]] | None:
+    """The Latin words of a message written in romaji (ROMAJI_SHARE of them, at least ROMAJI_MIN_WORDS,
+    spell kana), each with its kana or None; None for any other message. English has words no syllables
+    spell (the, what, is) in nearly every sentence."""
+    words = _LATIN_WORD.findall(message)
+    read = [(w, "は" if w.lower() == "wa" else to_kana(w)) for w in words]  # wa alone: the particle は
+    if len(words) < ROMAJI_MIN_WORDS or sum(k is not None for _, k in read) < ROMAJI_SHARE * len(words):
+        return None
+    return read
+
+
+def as_kana(message: str, meant: Mapping[str, str] | None = None) -> str | None:
+    """A message written in romaji with its words in kana (or as `meant`: the game words they were
+    searched as, エーテル for eeteru) and the rest as typed; None for any other message. So read, it is
+    Japanese to what tells a question from chatter ("kyou wa tsukareta ne" is chatter as きょうは
+    つかれたね is; "doroo no toki kaado wa nanmai" is a question)."""
+    words = romaji_words(message)
+    if words is None:
+        return None
+    meant = meant or {}
+    kana = dict(words)
+
+    def read(match: re.Match[str]) -> str:
+        word = match.group()
+        return meant.get(word.lower()) or long_vowels(kana.get(word) or "") or word
+
+    return _LATIN_WORD.sub(read, message)

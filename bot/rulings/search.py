@@ -57,7 +57,7 @@ from bot.rulings.query import (
     retrieval_terms,
     stem_word,
 )
-from bot.rulings.romaji import to_kana
+from bot.rulings.romaji import as_kana, long_vowels, romaji_words, to_kana
 from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
@@ -562,6 +562,7 @@ class Rulebook:
     def _correct(self, plan: QueryPlan) -> None:
         """Search a word the corpus does not know as the rules term it is a typo of: the same reading
         (返還 → 変換), or a close spelling among the terms sharing a pair of characters with it."""
+        romaji = romaji_words(plan.typed) is not None  # a message written in romaji
         for word in list(plan.unknown):
             if len(word) < (MIN_TYPO_CHARS if _LATIN.match(word) else 2) or _NUMBER.match(word):
                 continue
@@ -574,7 +575,9 @@ class Rulebook:
                     continue
                 meant = self._same_skeleton(word)
             elif meant is None:
-                meant = self._romaji_word(word) or self._typo_of(plan, word, capitalised=word in plan.unknown_names)
+                meant = self._romaji_word(word, romaji) or self._typo_of(
+                    plan, word, capitalised=word in plan.unknown_names
+                )
             if meant is None and (compound := self._compound_typo(word)):
                 del plan.unknown[word]
                 shown, pieces = compound
@@ -640,22 +643,27 @@ class Rulebook:
                 del plan.unknown[piece]
             self._searched_as(plan, run, meant)
 
-    def _romaji_word(self, word: str) -> str | None:
+    def _romaji_word(self, word: str, message: bool = False) -> str | None:
         """The game word a word typed in romaji spells (henkan: 変換, eteru: エーテル), by its reading or
-        with a long-vowel or voicing mark dropped, as a word spelled out in kana is found."""
+        with a long-vowel or voicing mark dropped, as a word spelled out in kana is found. In a message
+        written in romaji (`message`), a verb too (erabu: 選ぶ): no IME chose a homophone there."""
         kana = to_kana(word) if _LATIN.match(word) else None
         if kana is None:
             return None
-        reading = to_katakana(kana)
-        return self._game_word_read(reading) or self._same_skeleton(reading)
+        for reading in dict.fromkeys(map(to_katakana, (kana, long_vowels(kana)))):  # doroo: ドロー
+            if meant := self._game_word_read(reading, inflecting=message) or self._same_skeleton(reading):
+                return meant
+        return None
 
-    def _game_word_read(self, reading: str) -> str | None:
+    def _game_word_read(self, reading: str, inflecting: bool = False) -> str | None:
         """The game word of this reading, if one does not inflect: a homophone the IME chose (返還 for
         変換), a term typed in kana or romaji. Words that inflect share readings all the time (買える is
         no typo of 変える or 換える, all read かえる)."""
         if len(reading) < MIN_TYPO_CHARS:
             return None
-        found = sorted(t for t in self.vocab.by_reading.get(reading, ()) if t in self.game_words and not _inflects(t))
+        found = sorted(
+            t for t in self.vocab.by_reading.get(reading, ()) if t in self.game_words and (inflecting or not _inflects(t))
+        )
         return found[0] if found else None
 
     def _corpus_words(self, meant: str) -> tuple[str, ...]:
@@ -903,7 +911,9 @@ class Rulebook:
 
     def _chatter_odds(self, plan: QueryPlan) -> float:
         """How far the message as typed leans to chatter (bot/rulings/chatter.py), games' names aside."""
-        return self.chatter.odds(self.vocab.lexicon.without_game_names(plan.typed))
+        typed = self.vocab.lexicon.without_game_names(plan.typed)
+        # Romaji is read as the Japanese it is, its game words as the terms they were searched as.
+        return self.chatter.odds(as_kana(typed, dict(plan.corrections)) or typed)
 
     def _topical_game_word(self, term: str) -> bool:
         """A game word that says what is asked: not a number, nor in most passages (カード, デッキ)."""

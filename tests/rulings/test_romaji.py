@@ -10,10 +10,10 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rulings.romaji import to_kana
+from bot.rulings.romaji import long_vowels, to_kana
 from bot.rulings.search import Rulebook
 
-from .helpers import HN, top_ids
+from .helpers import HN, JUDGE, is_answered, is_outside, top_ids
 
 _KANA = re.compile(r"^[\u3041-\u3096ー]+$")
 
@@ -55,3 +55,34 @@ def test_english_words_are_not_read_as_romaji(rulebook: Rulebook) -> None:
     """The words take, same and made spell kana (たけ, さめ, まで), but no game word: nothing is corrected."""
     answer = rulebook.search("Does the same attack take damage made by a spell?")
     assert not any(typed in ("take", "same", "made") for typed, _ in answer.searched_for)
+
+
+def test_a_vowel_typed_twice_is_a_long_one() -> None:
+    assert long_vowels(to_kana("riidaa") or "") == "りーだー"
+    assert long_vowels(to_kana("kaado") or "") == "かーど"
+    assert long_vowels(to_kana("kougeki") or "") == "こうげき"  # ou is two vowels, not one long one
+
+
+def test_a_loanword_with_its_long_vowel_typed_twice_is_found(rulebook: Rulebook) -> None:
+    """doroo is ドロー as players type it without a Japanese keyboard; before, the word read as ドロオ,
+    no game word, and the question found nothing at all."""
+    question = "doroo no toki kaado wa nanmai?"
+    answer = rulebook.search(question)
+    assert ("doroo", "ドロー") in answer.searched_for
+    assert any(pid.startswith(f"{HN}/06/") for pid in top_ids(rulebook, question))
+
+
+def test_a_message_in_romaji_is_told_from_chatter_as_japanese_is(rulebook: Rulebook) -> None:
+    """Read as kana, a rules question in romaji is a question and a game lost is chatter; a game's
+    name typed in romaji is that game (yuugiou: no passage; rorukana: Lorcana's)."""
+    assert is_answered(rulebook, "eeteru eria no kaado wa tsugi no taan mo tsukaeru?")
+    assert is_outside(rulebook, "kyou wa makete tsukareta, mata ashita yarou")
+    assert is_outside(rulebook, "yuugiou no chein wa kouka wo gyaku jun ni shori suru?")
+    assert top_ids(rulebook, "rorukana de kaado wo erabu no wa itsu?")[0].startswith(JUDGE)
+
+
+def test_the_particles_of_a_message_in_romaji_are_its_grammar(rulebook: Rulebook) -> None:
+    answer = rulebook.search("riidaa no HP wa ikutsu kara desu ka?")
+    assert answer.hits
+    plan = rulebook.plan("riidaa no HP wa ikutsu kara desu ka?")
+    assert not {"no", "wa", "kara"} & set(plan.unknown)
