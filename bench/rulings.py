@@ -7,10 +7,10 @@ before the corpus was read, each batch split once into halves before any tuning;
 on a held-out half. HELD-OUT 19 is the eighteenth round's fresh batch, HELD-OUT 18 the seventeenth
 round's, HELD-OUT 17 the sixteenth round's, HELD-OUT 16 and 15 the fifteenth round's, HELD-OUT 14
 the fourteenth round's, HELD-OUT 13 the thirteenth round's, HELD-OUT 12 the tenth round's, HELD-OUT
-11 (off-topic messages only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT 5 the sixth round's, HELD-OUT
-4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third round's (each written by
-one person who had read only the seeds' README, labelled by another who did not run the search);
-HELD-OUT 1 is the first batch's; HELD-OUT all pools them. Beside them:
+11 (off-topic messages only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's,
+HELD-OUT 5 the sixth round's, HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and
+HELD-OUT 2 the third round's (each written by one person who had read only the seeds' README,
+labelled by another who did not run the search); HELD-OUT 1 is the first batch's; HELD-OUT all pools them. Beside them:
 the twenty-first batch's tuning half (tune21), every tuning question together (tune, tune2 of a batch
 written blind in the second round, tune3, tune4, tune5, tune6, a validation batch, and tune7 to
 tune21) and the old set (tests/rulings/eval.toml, written in the corpus's own words). The eleventh

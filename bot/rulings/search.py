@@ -662,7 +662,9 @@ class Rulebook:
         if len(reading) < MIN_TYPO_CHARS:
             return None
         found = sorted(
-            t for t in self.vocab.by_reading.get(reading, ()) if t in self.game_words and (inflecting or not _inflects(t))
+            t
+            for t in self.vocab.by_reading.get(reading, ())
+            if t in self.game_words and (inflecting or not _inflects(t))
         )
         return found[0] if found else None
 
