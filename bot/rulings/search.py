@@ -174,7 +174,11 @@ HOUSE_NEAR_MARGIN = 0.1
 # A house rule holding the question's nearest asked question of all is shown beside an answer that is
 # no direct match: the question is worded most like one that house rule answers.
 HOUSE_VOTE = 1.0
-SILENT_RULES = 2
+# Where a house rule settles the question, the closest rule passages shown before it: as many as any
+# answer shows, since the rule passage answering it may be the third (a house rule on when the main
+# phase ends holds more of "is there an order to the main phase's actions?" than the rule that they
+# go in any order). Leave-one-batch-out, 2 -> 3: recall@3 0.914 -> 0.917, the rest unchanged.
+SILENT_RULES = 3
 OWN_WORDS = 2  # words one of our games coined that make a question naming another game ours
 SCENE_SHARE = 0.5  # a word only the scene-setting sentences of a question use
 PART_SHOWN = 1  # a part is answered by a passage shown when it is the part's best
@@ -1380,9 +1384,9 @@ class Rulebook:
         # than any one rule passage does is near it, not the answer to it.
         if house and sum(asking) < 2 and self._house_settles(house[0], rules[:5], best):
             label = Label.SILENT
-            # The closest rule passages, then the house rule; the house rules are HorizonNotes's, so
-            # a question that named no game gets the closest of its rulebook.
-            ours = [c for c in chosen if c.game == HOUSE_GAME] if about is None else chosen
+            # The closest rule passages, then the house rule; the house rules are HorizonNotes's (only
+            # a question about it or about no game gets one), so the closest of its rulebook.
+            ours = [c for c in chosen if c.game == HOUSE_GAME]
             chosen = (ours or chosen)[:SILENT_RULES]
             house_hits = [self._house_hit(house[0])]
         elif house and self._house_near(house[0], rules[:5], best):

@@ -227,6 +227,18 @@ def test_a_silent_question_naming_no_game_gets_the_closest_horizonnotes_rule_and
     assert answer.hits and all(h.game == "horizonnotes" for h in answer.hits)
 
 
+def test_a_house_rule_settling_a_question_comes_after_as_many_rule_passages_as_any_answer(
+    rulebook: Rulebook,
+) -> None:
+    """House rule 8 (when the main phase ends) holds more of a question about the order of the main
+    phase's actions than the rule saying they go in any order, which is the third closest: the answer
+    shows it, and shows only the HorizonNotes rulebook's passages beside the house rule."""
+    answer = rulebook.search("メインフェイズの行動って決まった順番でやらないとダメ？")
+    assert answer.house
+    assert f"{HN}/10/01" in [i for h in answer.hits for i in (h.id, *h.related)]
+    assert all(h.game == "horizonnotes" for h in answer.hits)
+
+
 def test_every_house_rule_section_has_its_decision_in_japanese(rulebook: Rulebook) -> None:
     rows = rulebook.db.execute("SELECT json FROM passages WHERE kind = 'house_rule'").fetchall()
     passages = [Passage.model_validate_json(row[0]) for row in rows]
