@@ -1195,7 +1195,9 @@ class Rulebook:
         about) scores as the middle candidate: its questions' wording lifts it no more than the asked
         questions' votes do. `whole`: the question a part is of, whose reading of the model it shares."""
         wanted = [r for r in rowids if r not in aside]
-        found = classifier_scores(self.db, plan.typed, wanted, self.classifier_questions, (whole or plan).classified)
+        found = classifier_scores(
+            self.db, _as_meant(plan), wanted, self.classifier_questions, (whole or plan).classified
+        )
         if not found:
             return {}
         best, worst = max(found.values()), min(found.values())
@@ -1652,6 +1654,16 @@ def _name_only(plan: QueryPlan, columns: Sequence[Sequence[str]]) -> frozenset[s
         return frozenset()
     in_body = Counter(t for t in body if t in in_names)
     return frozenset(t for t, n in in_names.items() if in_body[t] <= n and t not in heading)
+
+
+def _as_meant(plan: QueryPlan) -> str:
+    """The question as typed with each word it was searched as in its place (ブロッグ: ブロック, eeteru:
+    エーテル): what the classifier reads, whose features are the character pairs of the words written
+    right."""
+    text = plan.typed
+    for typed, meant in plan.corrections:
+        text = re.sub(re.escape(typed), meant, text, flags=re.IGNORECASE)
+    return text
 
 
 def _ordinal(passage_id: str) -> int:

@@ -271,6 +271,20 @@ def test_a_kana_typo_of_a_mark_is_searched_as_the_game_word(
     assert any(meant in h.text for h in answer.hits)
 
 
+@pytest.mark.parametrize(
+    ("typed", "right"),
+    [
+        ("ブロッグは自分のターンでもできるの？", "ブロックは自分のターンでもできるの？"),
+        ("eeteru eria no kaado wa doko ni iku?", "エーテル エリア no カード wa doko ni iku?"),
+    ],
+)
+def test_the_classifier_reads_a_question_with_its_typos_mended(rulebook: Rulebook, typed: str, right: str) -> None:
+    """The classifier weighs the character pairs of the words as they are searched: a typo (ブロッグ)
+    or a word in romaji (eeteru) shares none with the questions it learnt from."""
+    ids = [row[0] for row in rulebook.db.execute("SELECT rowid FROM passages LIMIT 60")]
+    assert rulebook._taught(rulebook.plan(typed), ids, set()) == rulebook._taught(rulebook.plan(right), ids, set())
+
+
 def test_a_katakana_word_cut_in_two_by_a_letter_typed_wrong_is_searched_as_the_game_word(rulebook: Rulebook) -> None:
     """ノックアイト is cut into ノック and an unknown アイト; read whole, it is one letter from ノックアウト,
     which the rules call 戦闘脱落."""
