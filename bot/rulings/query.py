@@ -564,7 +564,8 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 # A long-vowel mark is no grammar: hiragana holding one is a loanword spelled out (すたーと).
                 # Nor beginning with one after a word (the は of 俺はそんな is no 破損); at the start of a
                 # sentence it is the segmenter's guess at a word spelled out (the たい of たいきゅう).
-                after_word = start + i > 0 and text[start + i - 1].isalpha()
+                # (After hiragana, it may be a word spelled out: てふだ of のてふだの is 手札, not a particle.)
+                after_word = start + i > 0 and text[start + i - 1].isalpha() and not _hiragana(text[start + i - 1])
                 in_grammar = "ー" not in run[i:j] and any(
                     (b <= start + i and start + j <= e)
                     or (start + i < b and e < start + j)
@@ -640,6 +641,10 @@ def _whole(text: str, haystack: str, at: int, word: str, starts: frozenset[int],
     before = text[at - 1] if at else ""
     after = text[end] if end < len(text) else ""
     return not _is_katakana(before) and not _is_katakana(after) and not ("\u3041" <= before <= "\u3096")
+
+
+def _hiragana(c: str) -> bool:
+    return "\u3041" <= c <= "\u3096"
 
 
 def _is_katakana(c: str) -> bool:

@@ -117,6 +117,8 @@ def test_a_katakana_word_typed_in_kana_is_still_read(rulebook: Rulebook) -> None
     assert "破損" in terms(rulebook, "はそんってどういう意味？")  # at the start of a sentence: a word spelled out
     assert "タダ" in rulebook.plan("これタダで出せる？").units
     assert "起動" in terms(rulebook, "きどうってなに")
+    # After hiragana, as a message typed all in kana runs on: the て of のてふだ begins 手札, no particle.
+    assert {"手札", "枚数"} <= set(terms(rulebook, "えんどふぇいずのときてふだのまいすうにせいげんある"))
 
 
 def test_conjugated_synonyms_find_their_corpus_words(rulebook: Rulebook) -> None:
