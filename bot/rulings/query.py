@@ -150,6 +150,7 @@ class QueryPlan:
     # only if they read the same, never because they are spelled alike.
     common: set[str] = field(default_factory=set)
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
+    spelled: dict[str, str] = field(default_factory=dict)  # a corpus word spelled out in hiragana → the word
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
@@ -583,6 +584,8 @@ def _kana_variants(text: str, vocab: Vocabulary, plan: QueryPlan, covered: dict[
                 if whole and not in_grammar and not no_noun and not inside:
                     for term in sorted(found):
                         plan.add(term, vocab, weight=VARIANT_WEIGHT, unit=run[i:j])
+                    if not typed_katakana:
+                        plan.spelled.setdefault(run[i:j], min(found, key=lambda w: (-len(w), w)))
                     for position in range(start + i, start + j):
                         covered.setdefault(position, run[i:j])
                     i = j

@@ -918,8 +918,13 @@ class Rulebook:
     def _chatter_odds(self, plan: QueryPlan) -> float:
         """How far the message as typed leans to chatter (bot/rulings/chatter.py), games' names aside."""
         typed = self.vocab.lexicon.without_game_names(plan.typed)
-        # Romaji is read as the Japanese it is, its game words as the terms they were searched as.
-        return self.chatter.odds(as_kana(typed, dict(plan.corrections)) or typed)
+        # Romaji is read as the Japanese it is, its game words as the terms they were searched as;
+        # words spelled out in hiragana as the words (てふだ: 手札): a message typed all in kana is
+        # a question as often as chatter.
+        typed = as_kana(typed, dict(plan.corrections)) or typed
+        for spelled, word in sorted(plan.spelled.items(), key=lambda s: -len(s[0])):
+            typed = typed.replace(spelled, word)
+        return self.chatter.odds(typed)
 
     def _topical_game_word(self, term: str) -> bool:
         """A game word that says what is asked: not a number, nor in most passages (カード, デッキ)."""

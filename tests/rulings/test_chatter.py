@@ -116,6 +116,15 @@ def test_a_chatty_message_with_a_sentence_asking_the_rules_gets_its_passage(rule
     assert is_outside(rulebook, "姪っ子と遊んでいます。楽しいです！手札がいっぱいで嬉しそうでした。")
 
 
+def test_a_message_typed_all_in_kana_is_read_with_its_words_spelled_out(rulebook: Rulebook) -> None:
+    """Typed all in hiragana (voice input, a child), a message looks like chatter to a model of character
+    pairs; read with the corpus words it spells out in their place (てふだ: 手札), a question is a question
+    and chatter still chatter."""
+    assert is_answered(rulebook, "ぼくのてふだがおおすぎるときはすてるの")
+    assert is_answered(rulebook, "あいてのてふだのまいすうってみていいの")
+    assert is_outside(rulebook, "きょうはまけちゃったけどたのしかった")
+
+
 def test_naming_the_game_makes_a_message_neither_chatter_nor_a_rules_question(rulebook: Rulebook) -> None:
     """A channel names its games as often when it chats (a new set, the publisher, a favourite) as when
     it asks the rules: the chatter model reads the message without the name, so a short rules question
