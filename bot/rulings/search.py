@@ -921,10 +921,7 @@ class Rulebook:
         # Romaji is read as the Japanese it is, its game words as the terms they were searched as;
         # words spelled out in hiragana as the words (てふだ: 手札): a message typed all in kana is
         # a question as often as chatter.
-        typed = as_kana(typed, dict(plan.corrections)) or typed
-        for spelled, word in sorted(plan.spelled.items(), key=lambda s: -len(s[0])):
-            typed = typed.replace(spelled, word)
-        return self.chatter.odds(typed)
+        return self.chatter.odds(_as_meant(plan, as_kana(typed, dict(plan.corrections)) or typed))
 
     def _topical_game_word(self, term: str) -> bool:
         """A game word that says what is asked: not a number, nor in most passages (カード, デッキ)."""
@@ -1661,13 +1658,16 @@ def _name_only(plan: QueryPlan, columns: Sequence[Sequence[str]]) -> frozenset[s
     return frozenset(t for t, n in in_names.items() if in_body[t] <= n and t not in heading)
 
 
-def _as_meant(plan: QueryPlan) -> str:
-    """The question as typed with each word it was searched as in its place (ブロッグ: ブロック, eeteru:
-    エーテル): what the classifier reads, whose features are the character pairs of the words written
-    right."""
-    text = plan.typed
+def _as_meant(plan: QueryPlan, text: str | None = None) -> str:
+    """The question as typed (or `text`, a form of it) with each word in place of what it was searched
+    as (ブロッグ: ブロック, eeteru: エーテル) and each corpus word spelled out in hiragana as the word
+    (てふだ: 手札): what the classifier and the chatter model read, whose features are the character
+    pairs of the words written right."""
+    text = plan.typed if text is None else text
     for typed, meant in plan.corrections:
         text = re.sub(re.escape(typed), meant, text, flags=re.IGNORECASE)
+    for spelled, word in sorted(plan.spelled.items(), key=lambda s: -len(s[0])):
+        text = text.replace(spelled, word)
     return text
 
 
