@@ -643,11 +643,11 @@ def _whole(text: str, haystack: str, at: int, word: str, starts: frozenset[int],
         return False
     before = text[at - 1] if at else ""
     after = text[end] if end < len(text) else ""
-    return not _is_katakana(before) and not _is_katakana(after) and not ("\u3041" <= before <= "\u3096")
+    return not _is_katakana(before) and not _is_katakana(after) and not _hiragana(before)
 
 
 def _hiragana(c: str) -> bool:
-    return "\u3041" <= c <= "\u3096"
+    return bool(c) and "\u3041" <= c <= "\u3096"
 
 
 def _is_katakana(c: str) -> bool:

@@ -121,8 +121,7 @@ ROMAJI_SHARE = 0.8  # English has words no syllables spell (the, what, is) in ne
 
 def romaji_words(message: str) -> list[tuple[str, str | None]] | None:
     """The Latin words of a message written in romaji (ROMAJI_SHARE of them, at least ROMAJI_MIN_WORDS,
-    spell kana), each with its kana or None; None for any other message. English has words no syllables
-    spell (the, what, is) in nearly every sentence."""
+    spell kana), each with its kana or None; None for any other message."""
     words = _LATIN_WORD.findall(message)
     read = [(w, "は" if w.lower() == "wa" else to_kana(w)) for w in words]  # wa alone: the particle は
     if len(words) < ROMAJI_MIN_WORDS or sum(k is not None for _, k in read) < ROMAJI_SHARE * len(words):
