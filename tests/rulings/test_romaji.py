@@ -77,7 +77,7 @@ def test_a_message_in_romaji_is_told_from_chatter_as_japanese_is(rulebook: Ruleb
     name typed in romaji is that game (yuugiou: no passage; rorukana: Lorcana's)."""
     assert is_answered(rulebook, "eeteru eria no kaado wa tsugi no taan mo tsukaeru?")
     assert is_outside(rulebook, "kyou wa makete tsukareta, mata ashita yarou")
-    assert is_outside(rulebook, "yuugiou no chein wa kouka wo gyaku jun ni shori suru?")
+    assert is_outside(rulebook, "yuugiou de chein wo kumu toki wa dare kara shori suru?")
     assert top_ids(rulebook, "rorukana de kaado wo erabu no wa itsu?")[0].startswith(JUDGE)
 
 
