@@ -10,7 +10,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rulings.romaji import long_vowels, to_kana
+from bot.rulings.romaji import as_kana, long_vowels, romaji_words, to_kana
 from bot.rulings.search import Rulebook
 
 from .helpers import HN, JUDGE, is_answered, is_outside, top_ids
@@ -41,6 +41,25 @@ def test_letters_that_spell_no_syllable_are_no_romaji() -> None:
 def test_any_text_reads_as_kana_or_as_nothing(text: str) -> None:
     kana = to_kana(text)
     assert kana is None or _KANA.match(kana)
+
+
+_WORDS = st.lists(
+    st.sampled_from(["doroo", "no", "wa", "kaado", "eeteru", "the", "block", "riidaa", "tte", "n", "X", "-", "ー"]),
+    max_size=12,
+)
+
+
+@given(st.text(max_size=80) | _WORDS.map(" ".join))
+def test_any_message_reads_as_romaji_or_is_left_as_it_is(text: str) -> None:
+    """A message is romaji or not; read as kana, every word that spells kana is kana, and a long vowel
+    takes the place of a vowel, never adds one."""
+    words = romaji_words(text)
+    kana = as_kana(text)
+    assert (words is None) == (kana is None)
+    if kana is not None:
+        assert all(to_kana(word) is None for word in re.findall(r"[A-Za-z][A-Za-z'’-]*", kana))
+        for _, read in words or ():
+            assert read is None or len(long_vowels(read)) == len(read)
 
 
 def test_a_game_word_in_romaji_is_searched_as_that_word(rulebook: Rulebook) -> None:
