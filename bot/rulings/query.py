@@ -151,6 +151,8 @@ class QueryPlan:
     common: set[str] = field(default_factory=set)
     corrections: list[tuple[str, str]] = field(default_factory=list)  # (typed, searched for) of typos
     spelled: dict[str, str] = field(default_factory=dict)  # a corpus word spelled out in hiragana → the word
+    # A message written in romaji: its Latin words, each with the kana it spells (None for any other).
+    romaji: list[tuple[str, str | None]] | None = None
     cards: list[str] = field(default_factory=list)  # Japanese names of the corpus's cards the question names
     card_keys: list[str] = field(default_factory=list)  # the lexicon's card keys it names (full or character)
     games: list[str] = field(default_factory=list)  # corpus games the question names
@@ -634,7 +636,7 @@ def _whole(text: str, haystack: str, at: int, word: str, starts: frozenset[int],
     no katakana word goes on before or after it."""
     end = at + len(word)
     typed = text[at:end]
-    spelled = haystack is not text and any("\u3041" <= c <= "\u3096" for c in typed)
+    spelled = haystack is not text and any(map(_hiragana, typed))
     if spelled and any((b, e) == (at, end) and pos in _NOT_NOUNS for b, e, pos in known_words(text)):
         return False  # a word of the dictionary, spelled as it is spelled (ただ "just" is no タダ "free")
     if at in starts and end in ends:
@@ -696,7 +698,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     words = set(_LATIN_WORD.findall(lower))
     starts, _ = boundaries(text)
     # A name typed in romaji (rorukana): the message's romaji words read as katakana, each whole.
-    romaji = {to_katakana(kana) for _, kana in romaji_words(text) or () if kana}
+    romaji = {to_katakana(kana) for _, kana in plan.romaji or () if kana}
 
     def named(alias: str) -> bool:
         alias = vocab.alias_forms[alias]  # every name of the lexicon's games, prepared once
@@ -837,7 +839,8 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
             for term in related:
                 plan.add(term, vocab, weight=weight * RELATED_SHARE, unit=token.term, related=True)
     _english(text, vocab, plan)
-    _romaji_grammar(text, plan)
+    plan.romaji = romaji_words(text)
+    _romaji_grammar(plan)
     _games(text, vocab, plan)
     _drop_game_names(vocab, plan)
     if vocab.opposites and lexicon.asks_whether_can(text):
@@ -858,15 +861,14 @@ def analyse(question: str, vocab: Vocabulary) -> QueryPlan:
     return plan
 
 
-def _romaji_grammar(text: str, plan: QueryPlan) -> None:
+def _romaji_grammar(plan: QueryPlan) -> None:
     """In a message written in romaji, the particles and auxiliaries (no, ga, tte, kara, desu) are its
     grammar, as their kana are in a Japanese question (read in the sentence: から alone is 空): no
     unknown words weighing in its coverage."""
-    words = romaji_words(text)
-    if words is None:
+    if plan.romaji is None:
         return
     spans, kana, at = [], [], 0
-    for word, read in words:  # the message's words in kana, one after another, each at its offset
+    for word, read in plan.romaji:  # the message's words in kana, one after another, each at its offset
         piece = read or word
         spans.append((word, at, at + len(piece)))
         kana.append(piece)

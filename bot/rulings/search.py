@@ -57,7 +57,7 @@ from bot.rulings.query import (
     retrieval_terms,
     stem_word,
 )
-from bot.rulings.romaji import as_kana, long_vowels, romaji_words, to_kana
+from bot.rulings.romaji import as_kana, long_vowels, to_kana
 from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
@@ -566,7 +566,6 @@ class Rulebook:
     def _correct(self, plan: QueryPlan) -> None:
         """Search a word the corpus does not know as the rules term it is a typo of: the same reading
         (返還 → 変換), or a close spelling among the terms sharing a pair of characters with it."""
-        romaji = romaji_words(plan.typed) is not None  # a message written in romaji
         for word in list(plan.unknown):
             if len(word) < (MIN_TYPO_CHARS if _LATIN.match(word) else 2) or _NUMBER.match(word):
                 continue
@@ -579,7 +578,7 @@ class Rulebook:
                     continue
                 meant = self._same_skeleton(word)
             elif meant is None:
-                meant = self._romaji_word(word, romaji) or self._typo_of(
+                meant = self._romaji_word(word, plan.romaji is not None) or self._typo_of(
                     plan, word, capitalised=word in plan.unknown_names
                 )
             if meant is None and (compound := self._compound_typo(word)):
