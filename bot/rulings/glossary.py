@@ -115,6 +115,10 @@ class Lexicon(BaseModel):
     # its own words what can, cannot or must be done: the kind of passage that answers such a question.
     asks_can: list[str] = Field(default_factory=list)
     says_can: list[str] = Field(default_factory=list)
+    # A question asking how often or in what order something is done (何回, any order), and a passage
+    # saying how often or in what order (何度でも, 1ターンに1回, 任意の順序): the passage that answers it.
+    asks_count: list[str] = Field(default_factory=list)
+    says_count: list[str] = Field(default_factory=list)
     # A state → its opposite (タップ → アンタップ). Asked whether a piece in one state can act, the rule
     # saying what pieces in the other state may do answers it ("untapped ones may block").
     opposites: dict[str, list[str]] = Field(default_factory=dict)
@@ -123,6 +127,8 @@ class Lexicon(BaseModel):
     _outside_asks: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _asks_can: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _says_can: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
+    _asks_count: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
+    _says_count: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _game_names: re.Pattern[str] | None = PrivateAttr(default=None)
 
     @field_validator("card_name_forms")
@@ -131,7 +137,7 @@ class Lexicon(BaseModel):
         _check_regexes(forms.values())
         return forms
 
-    @field_validator("outside_asks", "asks_can", "says_can")
+    @field_validator("outside_asks", "asks_can", "says_can", "asks_count", "says_count")
     @classmethod
     def _valid_regex_lists(cls, patterns: list[str]) -> list[str]:
         _check_regexes(patterns)
@@ -149,6 +155,8 @@ class Lexicon(BaseModel):
         self._outside_asks = tuple(re.compile(p) for p in self.outside_asks)
         self._asks_can = tuple(re.compile(p) for p in self.asks_can)
         self._says_can = tuple(re.compile(p) for p in self.says_can)
+        self._asks_count = tuple(re.compile(p) for p in self.asks_count)
+        self._says_count = tuple(re.compile(p) for p in self.says_count)
         names = sorted({n for ns in self.games.values() for n in ns}, key=len, reverse=True)
         self._game_names = re.compile("|".join(map(re.escape, names)), re.IGNORECASE) if names else None
 
@@ -175,6 +183,15 @@ class Lexicon(BaseModel):
         or must be done (`says_can`)."""
         own = _QUOTES.sub("", plain)
         return any(p.search(own) for p in self._says_can)
+
+    def asks_how_often(self, question: str) -> bool:
+        """Whether a question asks how often or in what order something is done (`asks_count`)."""
+        return any(p.search(question) for p in self._asks_count)
+
+    def says_how_often(self, plain: str) -> bool:
+        """Whether a passage says in its own words how often or in what order (`says_count`)."""
+        own = _QUOTES.sub("", plain)
+        return any(p.search(own) for p in self._says_count)
 
     def prepare(self, text: str) -> str:
         """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""

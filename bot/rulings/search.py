@@ -90,6 +90,7 @@ CARD_NAME_BONUS = 0.15  # a passage naming the card the question names by its En
 # Asked whether something can be done, a passage saying what can, cannot or must be done answers it
 # more often than one describing what happens (lexicon `asks_can`, `says_can`).
 CAN_BONUS = 0.1
+COUNT_BONUS = 0.2  # asked how often or in what order, a passage saying it (lexicon `asks_count`, `says_count`)
 LITERAL_BONUS = 0.25  # a quoted 「phrase」 found word for word; doubled when the passage quotes it too
 SOFT_LITERAL_BONUS = 0.1  # a corpus wording the lexicon translated an English word or synonym to
 # Tooltip definitions and terminology rows are glosses: behind the rules unless the question names
@@ -244,6 +245,7 @@ class _Asks:
     term: bool  # what a word is called in the other language
     unverified: bool  # about the passages the translator marked unverified
     can: bool  # whether something can be done (lexicon `asks_can`)
+    count: bool  # how often or in what order (lexicon `asks_count`)
 
     @classmethod
     def of(cls, plan: QueryPlan, lexicon: Lexicon) -> _Asks:
@@ -260,6 +262,7 @@ class _Asks:
             bool(_ASKS_TERM.search(lowered)),
             any(w in lowered for w in _ASKS_UNVERIFIED),
             lexicon.asks_whether_can(plan.text),
+            lexicon.asks_how_often(plan.text),
         )
 
 
@@ -455,6 +458,7 @@ class Rulebook:
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
         self._says_can: dict[int, bool] = {}  # passage rowid → `Lexicon.says_what_can`, read once each
+        self._says_count: dict[int, bool] = {}  # passage rowid → `Lexicon.says_how_often`
 
     def _passage_says_can(self, rowid: int, plain: str) -> bool:
         """Whether a passage says what can, cannot or must be done: a regular expression over its
@@ -462,6 +466,11 @@ class Rulebook:
         if rowid not in self._says_can:
             self._says_can[rowid] = self.vocab.lexicon.says_what_can(plain)
         return self._says_can[rowid]
+
+    def _passage_says_count(self, rowid: int, plain: str) -> bool:
+        if rowid not in self._says_count:
+            self._says_count[rowid] = self.vocab.lexicon.says_how_often(plain)
+        return self._says_count[rowid]
 
     def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
         """The chatter model's counts of a message's features, read from the index in one statement."""
@@ -1120,6 +1129,8 @@ class Rulebook:
             bonus = self._bonus(plan, asks, Kind(kind), name, plain)
             if asks.can and self._passage_says_can(rowid, plain):
                 bonus += CAN_BONUS
+            if asks.count and self._passage_says_count(rowid, plain):
+                bonus += COUNT_BONUS
             # Asked what a word is called: the terminology table's section, commentary or not.
             term_section = asks.term and (document, section) in self.term_sections
             if (kind == Kind.UNVERIFIED.value and not asks.unverified) or (
