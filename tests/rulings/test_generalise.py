@@ -255,6 +255,10 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "Should I add a second copy of Maui - Hero to All to my list?",
         "このアルカステラってデッキに入れるべき？",
         "When does the new Lorcana set release?",
+        "ホライゾンノーツの英語版って何月ごろ出る予定？",
+        "次のブースター、いつ頃出ますかね",
+        "When does the upcoming Japanese edition of Lorcana come out?",
+        "Who publishes the Japanese Lorcana cards?",
     ],
 )
 def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
@@ -269,6 +273,7 @@ def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: 
         "最強デッキ相手にブロックするとき、タップしたアルカステラのDEFはどうなる？",
         "次のターンの始めまでエグザートしたままの効果って、いつ終わるの？",
         "Does Challenger trade well against Bodyguard characters?",
+        "このスペルカードって相手のターンにいつ出せるの？",  # when a card is played, not released
     ],
 )
 def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, question: str) -> None:
