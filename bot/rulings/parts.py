@@ -20,9 +20,9 @@ MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to t
 MAX_PARTS = 4
 
 
-# A card's text quoted in the question (「…する。そうしたなら…」) is one piece of it: its sentence
-# ends are hidden while cutting.
-_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”")
+# A card's text quoted in the question (「…する。そうしたなら…」) is one piece of it, and so is a short
+# aside in brackets (ハートのすうじ（HP？）が0になったら): their sentence ends are hidden while cutting.
+_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|（[^（）]{0,20}）|\([^()]{0,20}\)")
 _HIDE = str.maketrans("。？?！!.", "\ue000\ue001\ue002\ue003\ue004\ue005")
 _SHOW = str.maketrans("\ue000\ue001\ue002\ue003\ue004\ue005", "。？?！!.")
 

@@ -146,6 +146,16 @@ def test_a_quoted_card_text_of_several_sentences_stays_one_part(rulebook: Rulebo
     assert "カードを2枚引く" in literals and "その後1枚を捨てる" in literals
 
 
+def test_a_short_aside_in_brackets_cuts_no_part() -> None:
+    """（HP？） asks nothing of its own: the sentence around it is one part."""
+    from bot.rulings.parts import split_parts
+
+    question = "まるい すうじ（HP？）が 0の カードは どうなるの？ それと ぶろっくって なに？"
+    assert split_parts(question) == ["まるい すうじ（HP？）が 0の カードは どうなるの？", "ぶろっくって なに？"]
+    english = "Is a unit tapped (exerted?) after it attacks? Can it still block (like in MTG)?"
+    assert split_parts(english) == ["Is a unit tapped (exerted?) after it attacks?", "Can it still block (like in MTG)?"]
+
+
 def test_everyday_japanese_is_a_synonym_but_no_sign_of_the_games(rulebook: Rulebook) -> None:
     """寝る is how players say a unit is tapped, 消える how an effect ends: such words find the rule,
     but a question made of them (sleeping, lights going out) is not about the games."""
