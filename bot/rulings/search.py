@@ -1391,7 +1391,9 @@ class Rulebook:
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
             )
         parts, asking = self._parts(plan, question, rules[:PART_POOL], about)
-        chosen = self._pick(rules, parts, k)
+        # A part that only sets the scene ("Questions from the stream:", "I blocked with X.") asks
+        # nothing of its own: it claims no passage.
+        chosen = self._pick(rules, [r for r, ask in zip(parts, asking, strict=True) if ask], k)
         label = self._label(plan, rules, chosen, parts, asking, about)
         house_hits: list[Hit] = []
         # A question of several parts is asked part by part: a house rule carrying more of the whole

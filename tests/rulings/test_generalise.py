@@ -153,7 +153,8 @@ def test_a_short_aside_in_brackets_cuts_no_part() -> None:
     question = "まるい すうじ（HP？）が 0の カードは どうなるの？ それと ぶろっくって なに？"
     assert split_parts(question) == ["まるい すうじ（HP？）が 0の カードは どうなるの？", "ぶろっくって なに？"]
     english = "Is a unit tapped (exerted?) after it attacks? Can it still block (like in MTG)?"
-    assert split_parts(english) == ["Is a unit tapped (exerted?) after it attacks?", "Can it still block (like in MTG)?"]
+    parts = ["Is a unit tapped (exerted?) after it attacks?", "Can it still block (like in MTG)?"]
+    assert split_parts(english) == parts
 
 
 def test_everyday_japanese_is_a_synonym_but_no_sign_of_the_games(rulebook: Rulebook) -> None:
@@ -422,6 +423,19 @@ def test_each_part_is_ranked_by_its_own_match_not_the_whole_questions(rulebook: 
     shown = top_ids(rulebook, "How much DEF does a tapped Arcastella get? Also, how many cards do I draw at the start?")
     assert f"{HN}/16/01" in shown[:2]
     assert {f"{HN}/06/02", f"{HN}/03/01"} & set(shown)
+
+
+def test_a_line_that_only_sets_the_scene_claims_no_passage(rulebook: Rulebook) -> None:
+    """A list of questions under a heading ("from the beginners' session:"): one passage for each
+    question, none for the heading (it took a slot of its own, a passage on damage nobody asked for)."""
+    question = (
+        "新人向けの質問会で出た質問です\n1) ドローフェイズは何枚引く？\n"
+        "2) エンドフェイズに何か処理はある？\n3) ブロックってどのアルカステラでもできる？"
+    )
+    shown = top_ids(rulebook, question, k=3)
+    assert len(shown) == 3
+    assert f"{HN}/06/02" in shown and f"{HN}/12/03" in shown
+    assert not any(s.startswith(f"{HN}/17/") for s in shown)
 
 
 @pytest.mark.parametrize(
