@@ -34,7 +34,7 @@ from .tuning_file import RULES, expected_file, tuning_questions
 HN = "horizonnotes-rules"
 # Players' words the rules never use: スタフェ is the start phase (スタートフェイズ), 寝かす and 起きる
 # are tapping and untapping.
-SHORTHAND = "スタフェってターンの最初に何するんだっけ？"
+SHORTHAND = "スタフェって何するんだっけ？"
 SLANG = "寝かしたユニットっていつ起きるの？"
 
 

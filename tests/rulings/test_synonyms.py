@@ -79,3 +79,12 @@ def test_a_compound_verb_of_the_lexicon_in_another_form_finds_its_house_rule(
     持ち + 越せる, so only the verb's stem and a kana ending tell them."""
     answer = rulebook.search(question)
     assert answer.house and answer.house[0].id.startswith(f"house-rules/{section}/")
+
+
+def test_the_first_thing_in_a_turn_is_its_start(rulebook: Rulebook) -> None:
+    """ターンの最初 is how players say the turn's start (the rules' ターン開始時): the start phase's
+    passage answers, not a passage that only shares the turn's other words. 最初 alone stays an
+    everyday word (tests/rulings/test_generalise.py)."""
+    question = "ターンの最初って、アンタップのほかに何する？"
+    assert "開始" in rulebook.plan(question).terms
+    assert rulebook.search(question).hits[0].id.startswith(f"{HN}/05/")
