@@ -270,6 +270,8 @@ def test_numbers_alone_or_a_question_about_discord_itself_is_outside(rulebook: R
         "次のブースター、いつ頃出ますかね",
         "When does the upcoming Japanese edition of Lorcana come out?",
         "Who publishes the Japanese Lorcana cards?",
+        "次の弾でカード化してほしいディズニーキャラって誰かいる？",
+        "Quick one for my statistics homework: what are the odds of rolling doubles with 2d6?",
     ],
 )
 def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: Rulebook, question: str) -> None:
@@ -285,6 +287,7 @@ def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: 
         "次のターンの始めまでエグザートしたままの効果って、いつ終わるの？",
         "Does Challenger trade well against Bodyguard characters?",
         "このスペルカードって相手のターンにいつ出せるの？",  # when a card is played, not released
+        "このスペル、相手のターンに出てほしいときに出せる？",  # wished for in play, not in a set
     ],
 )
 def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, question: str) -> None:
