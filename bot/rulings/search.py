@@ -468,6 +468,7 @@ class Rulebook:
         return self._says_can[rowid]
 
     def _passage_says_count(self, rowid: int, plain: str) -> bool:
+        """Whether a passage says how often or in what order (`Lexicon.says_how_often`), read once."""
         if rowid not in self._says_count:
             self._says_count[rowid] = self.vocab.lexicon.says_how_often(plain)
         return self._says_count[rowid]
