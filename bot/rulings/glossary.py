@@ -181,8 +181,7 @@ class Lexicon(BaseModel):
     def says_what_can(self, plain: str) -> bool:
         """Whether a passage says in its own words, not in the card text it quotes, what can, cannot
         or must be done (`says_can`)."""
-        own = _QUOTES.sub("", plain)
-        return any(p.search(own) for p in self._says_can)
+        return _in_own_words(self._says_can, plain)
 
     def asks_how_often(self, question: str) -> bool:
         """Whether a question asks how often or in what order something is done (`asks_count`)."""
@@ -190,12 +189,17 @@ class Lexicon(BaseModel):
 
     def says_how_often(self, plain: str) -> bool:
         """Whether a passage says in its own words how often or in what order (`says_count`)."""
-        own = _QUOTES.sub("", plain)
-        return any(p.search(own) for p in self._says_count)
+        return _in_own_words(self._says_count, plain)
 
     def prepare(self, text: str) -> str:
         """Text as both the index and the queries see it before segmentation (see tokenize.normalize)."""
         return normalize(text, self.symbols, self._compiled)
+
+
+def _in_own_words(patterns: Iterable[re.Pattern[str]], plain: str) -> bool:
+    """Whether a passage's own words, not the card text it quotes, match one of the patterns."""
+    own = _QUOTES.sub("", plain)
+    return any(p.search(own) for p in patterns)
 
 
 def _check_regexes(patterns: Iterable[str]) -> None:

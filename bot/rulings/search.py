@@ -457,21 +457,17 @@ class Rulebook:
         self._skeletons: dict[str, str] = {}
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
-        self._says_can: dict[int, bool] = {}  # passage rowid → `Lexicon.says_what_can`, read once each
-        self._says_count: dict[int, bool] = {}  # passage rowid → `Lexicon.says_how_often`
+        # passage rowid → whether it says what can be done, and how often (`Lexicon.says_what_can`,
+        # `says_how_often`): regular expressions over its text, run once per passage, not per question.
+        self._says: dict[int, tuple[bool, bool]] = {}
 
-    def _passage_says_can(self, rowid: int, plain: str) -> bool:
-        """Whether a passage says what can, cannot or must be done: a regular expression over its
-        text, run once per passage, not once per question that asks whether something can be done."""
-        if rowid not in self._says_can:
-            self._says_can[rowid] = self.vocab.lexicon.says_what_can(plain)
-        return self._says_can[rowid]
-
-    def _passage_says_count(self, rowid: int, plain: str) -> bool:
-        """Whether a passage says how often or in what order (`Lexicon.says_how_often`), read once."""
-        if rowid not in self._says_count:
-            self._says_count[rowid] = self.vocab.lexicon.says_how_often(plain)
-        return self._says_count[rowid]
+    def _passage_says(self, rowid: int, plain: str) -> tuple[bool, bool]:
+        """Whether a passage says what can, cannot or must be done, and whether it says how often or
+        in what order."""
+        if rowid not in self._says:
+            lexicon = self.vocab.lexicon
+            self._says[rowid] = (lexicon.says_what_can(plain), lexicon.says_how_often(plain))
+        return self._says[rowid]
 
     def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
         """The chatter model's counts of a message's features, read from the index in one statement."""
@@ -1128,10 +1124,9 @@ class Rulebook:
                 continue
             present = frozenset(terms.split())
             bonus = self._bonus(plan, asks, Kind(kind), name, plain)
-            if asks.can and self._passage_says_can(rowid, plain):
-                bonus += CAN_BONUS
-            if asks.count and self._passage_says_count(rowid, plain):
-                bonus += COUNT_BONUS
+            if asks.can or asks.count:
+                says_can, says_count = self._passage_says(rowid, plain)
+                bonus += CAN_BONUS * (asks.can and says_can) + COUNT_BONUS * (asks.count and says_count)
             # Asked what a word is called: the terminology table's section, commentary or not.
             term_section = asks.term and (document, section) in self.term_sections
             if (kind == Kind.UNVERIFIED.value and not asks.unverified) or (
