@@ -3,17 +3,17 @@
     .venv/bin/python bench/rulings.py [--repeat N] [--scale 100] [--dense]
 
 The headline is the HELD-OUT halves of the blind set (tests/rulings/blind.toml): questions written
-before the corpus was read, each batch split once into halves before any tuning; nothing was tuned
-on a held-out half. HELD-OUT 20 is the nineteenth round's fresh batch, HELD-OUT 19 the eighteenth
-round's, HELD-OUT 18 the seventeenth round's, HELD-OUT 17 the sixteenth round's, HELD-OUT 16 and 15
-the fifteenth round's, HELD-OUT 14 the fourteenth round's, HELD-OUT 13 the thirteenth round's, HELD-
-OUT 12 the tenth round's, HELD-OUT 11 (off-topic messages only), 10, 9, 8 and 7 the ninth round's,
-HELD-OUT 6 the eighth round's, HELD-OUT 5 the sixth round's, HELD-OUT 4 the fifth round's, HELD-OUT
-3 the fourth round's and HELD-OUT 2 the third round's (each written by one person who had read only
-the seeds' README, labelled by another who did not run the search); HELD-OUT 1 is the first batch's;
-HELD-OUT all pools them. Beside them: the twenty-second batch's tuning half (tune22), every tuning
+before the corpus was read, each batch split once into halves before any tuning; nothing was tuned on a
+held-out half. HELD-OUT 21 is the twentieth round's fresh batch, HELD-OUT 20 the nineteenth round's,
+HELD-OUT 19 the eighteenth round's, HELD-OUT 18 the seventeenth round's, HELD-OUT 17 the sixteenth
+round's, HELD-OUT 16 and 15 the fifteenth round's, HELD-OUT 14 the fourteenth round's, HELD-OUT 13 the
+thirteenth round's, HELD-OUT 12 the tenth round's, HELD-OUT 11 (off-topic messages only), 10, 9, 8 and
+7 the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT 5 the sixth round's, HELD-OUT 4 the fifth
+round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third round's (each written by one person who
+had read only the seeds' README, labelled by another who did not run the search); HELD-OUT 1 is the
+first batch's; HELD-OUT all pools them. Beside them: the twenty-third batch's tuning half (tune23), every tuning
 question together (tune, tune2 of a batch written blind in the second round, tune3, tune4, tune5,
-tune6, a validation batch, and tune7 to tune22) and the old set (tests/rulings/eval.toml, written in
+tune6, a validation batch, and tune7 to tune23) and the old set (tests/rulings/eval.toml, written in
 the corpus's own words). The eleventh round's written set (1,794 questions written from the passages
 by writers who read them) was a column here; since the twelfth it is training data
 (rules/written.toml teaches the question classifier).
@@ -79,6 +79,7 @@ from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
 LABELS = {
+    "held21": "HELD-OUT 21",
     "held20": "HELD-OUT 20",
     "held19": "HELD-OUT 19",
     "held18": "HELD-OUT 18",
@@ -102,7 +103,7 @@ LABELS = {
 }
 HELD = tuple(LABELS)  # the held-out halves, newest first
 NAMES = {**LABELS, "held-all": "HELD-OUT all"}  # every held-out half pooled
-TUNES = ("tune", *(f"tune{n}" for n in range(2, 23)))  # the tuning halves and batches, oldest first
+TUNES = ("tune", *(f"tune{n}" for n in range(2, 24)))  # the tuning halves and batches, oldest first
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
 Question = dict[str, Any]
@@ -327,9 +328,10 @@ def main() -> int:
         # round); held15/tune17 and held16/tune18: the seventeenth's and eighteenth's (fifteenth round);
         # held17/tune19: the nineteenth's (sixteenth round); held18/tune20: the twentieth's (seventeenth
         # round); held19/tune21: the twenty-first's (eighteenth round); held20/tune22: the twenty-second's
-        # (nineteenth round); tune17 to tune22 do not teach the classifier; tuning: every tuning question.
+        # (nineteenth round); held21/tune23: the twenty-third's (twentieth round); tune17 to tune23 do not
+        # teach the classifier; tuning: every tuning question.
         groups = {half: (half,) for half in (*HELD, *TUNES)} | {"tuning": TUNES, "held-all": HELD}
-        shown = ("held-all", *HELD, "tune22", "tuning")
+        shown = ("held-all", *HELD, "tune23", "tuning")
         names = shown if args.half == "both" else (args.half,)
         columns: dict[str, dict[str, float]] = {}
         for name in names:
