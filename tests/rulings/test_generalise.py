@@ -288,6 +288,9 @@ def test_when_the_next_tournament_is_or_which_deck_is_best_is_outside(rulebook: 
         "Does Challenger trade well against Bodyguard characters?",
         "このスペルカードって相手のターンにいつ出せるの？",  # when a card is played, not released
         "このスペル、相手のターンに出てほしいときに出せる？",  # wished for in play, not in a set
+        # publishing a quiz of the rules, not asking who publishes a game
+        "Writing a Lorcana judge quiz: when does a 'this turn' effect end if it's applied on the opponent's "
+        "turn? I'd like to check before we publish it.",
     ],
 )
 def test_a_rules_question_worded_like_chatter_is_answered(rulebook: Rulebook, question: str) -> None:
