@@ -95,6 +95,9 @@ class Vocabulary:
     alias_forms: Mapping[str, str] = field(default_factory=dict)  # a game's name → as a question is compared
     # The lexicon's opposite states as the corpus's terms (its レディ is the term レディー).
     opposites: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A word → the most words of an English key, a key's stems or a corpus term in Latin letters that
+    # begins with it: a question's phrases longer than that are never looked up (`_english`).
+    english_lengths: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         by_first: dict[str, list[tuple[int, str]]] = {}
@@ -121,6 +124,12 @@ class Vocabulary:
             if stem_phrase(key) not in stop:
                 stems.setdefault(stem_phrase(key), key)
         self.english_stems = stems
+        lengths: dict[str, int] = {}
+        for phrase in [*self.english, *stems, *(t for t in self.df if " " in t)]:
+            words = phrase.split()
+            if words:
+                lengths[words[0]] = max(lengths.get(words[0], 1), len(words))
+        self.english_lengths = lengths
         self.other_keywords = frozenset(stem_word(w.lower()) for w in self.lexicon.other_keywords)
         self.opposites = {
             _as_term(state): tuple(_as_term(o) for o in others) for state, others in self.lexicon.opposites.items()
@@ -448,7 +457,10 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
                     plan.unknown_names.append(words[i])
             i += 1
             continue
-        for n in range(min(MAX_ENGLISH_WORDS, len(words) - i), 0, -1):
+        lengths = vocab.english_lengths
+        first = (words[i], stems[i], crude[i], _NUMBER_WORDS.get(words[i], words[i]))
+        longest = max(lengths.get(w, 1) for w in first)  # no longer key begins with the word, in any form
+        for n in range(min(MAX_ENGLISH_WORDS, len(words) - i, longest), 0, -1):
             typed, stemmed = " ".join(words[i : i + n]), " ".join(stems[i : i + n])
             # A stop word is never a crude stem's match (time is no timing, apply no applied).
             loose = typed if n == 1 and words[i] in stop else vocab.english_stems.get(" ".join(crude[i : i + n]), typed)
