@@ -30,7 +30,8 @@ Metrics (answerable = the corpus states the answer):
   "the rulebook does not state this";
 - house rule shown: silent questions whose answer quotes one of the labelled house-rule sections;
 - answerable labelled direct: how often an answerable question is called a direct match.
-Latency: each question runs `--repeat` times on one thread; its latency is the median of its runs;
+Latency: each question runs `--repeat` times on one thread, the whole set asked over each time (a
+question's runs are all the other questions apart); its latency is the median of its runs;
 the table gives the median and the p95 over questions. Then the same on the corpus grown `--scale`
 times with synthetic passages (drawn from the real term distribution, each with as many asked
 questions as a real passage has, drawn from the real asked questions' words), its p95 also as a ratio
@@ -173,21 +174,25 @@ CPU_TIMES: list[float] = []  # CPU time of each question (median of its runs), b
 
 
 def evaluate(book: Rulebook, questions: Sequence[Question], repeat: int) -> tuple[list[dict[str, Any]], list[float]]:
-    results, latencies = [], []
-    CPU_TIMES.clear()
-    for q in questions:
-        runs, cpu = [], []
-        answer = None
-        for _ in range(repeat):
+    """Each question's judged answer and its latency. The questions are asked `repeat` times over, all of
+    them each time, so a question's runs are the rest of the questions apart: what the search keeps
+    between questions (parsed passages, bot/rulings/search.py) is what a stream of other questions
+    left, as in a channel, not what the same question left a moment before."""
+    runs: list[list[float]] = [[] for _ in questions]
+    cpu: list[list[float]] = [[] for _ in questions]
+    answers: list[Answer | None] = [None] * len(questions)
+    for _ in range(repeat):
+        for i, q in enumerate(questions):
             start, start_cpu = time.perf_counter(), time.process_time()
-            answer = book.search(str(q["text"]))
-            runs.append((time.perf_counter() - start) * 1000)
-            cpu.append((time.process_time() - start_cpu) * 1000)
+            answers[i] = book.search(str(q["text"]))
+            runs[i].append((time.perf_counter() - start) * 1000)
+            cpu[i].append((time.process_time() - start_cpu) * 1000)
+    CPU_TIMES[:] = [statistics.median(c) for c in cpu]
+    results = []
+    for q, answer in zip(questions, answers, strict=True):
         assert answer is not None
         results.append(judge(q, answer))
-        latencies.append(statistics.median(runs))
-        CPU_TIMES.append(statistics.median(cpu))
-    return results, latencies
+    return results, [statistics.median(r) for r in runs]
 
 
 def grow(index_file: Path, target: Path, scale: int, seed: int = 5) -> None:
