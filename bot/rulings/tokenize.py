@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 
-from sudachipy import Dictionary, Morpheme, SplitMode, Tokenizer
+from sudachipy import Dictionary, Morpheme, MorphemeList, SplitMode, Tokenizer
 
 # Parts of speech that carry meaning; particles, auxiliaries, symbols and interjections do not.
 _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞", "副詞", "接尾辞"})
@@ -33,6 +33,13 @@ MAX_SEGMENT_CHARS = 4000
 @cache
 def _tokenizer() -> Tokenizer:
     return Dictionary(dict="core").tokenizer(mode=SplitMode.C)
+
+
+@lru_cache(maxsize=8)
+def _morphemes(chunk: str) -> MorphemeList:
+    """The text segmented once for all its readers (`tokens`, `boundaries`, `known_words`,
+    `function_spans` all read one question)."""
+    return _tokenizer().tokenize(chunk)
 
 
 def normalize(
@@ -113,7 +120,7 @@ def tokens(text: str, stopwords: frozenset[str] = frozenset()) -> list[Token]:
     out: list[Token] = []
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
         chunk = text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]
-        morphemes = _tokenizer().tokenize(chunk)
+        morphemes = _morphemes(chunk)
         for i, m in enumerate(morphemes):
             token = _token(m, chunk_start, stopwords)
             if token is None:
@@ -158,7 +165,7 @@ def function_spans(text: str) -> tuple[tuple[int, int], ...]:
     word typed in kana (the しょう of でしょう is no 章)."""
     spans = []
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
-        for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
+        for m in _morphemes(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
             if m.part_of_speech()[0] in _FUNCTION_POS:
                 spans.append((chunk_start + m.begin(), chunk_start + m.end()))
     return tuple(spans)
@@ -173,7 +180,7 @@ def known_words(text: str) -> tuple[tuple[int, int, str], ...]:
     """The words of the text the dictionary knows (split mode C): begin, end, part of speech."""
     found = []
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
-        for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
+        for m in _morphemes(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
             if not m.is_oov():
                 found.append((chunk_start + m.begin(), chunk_start + m.end(), m.part_of_speech()[0]))
     return tuple(found)
@@ -186,7 +193,7 @@ def boundaries(text: str) -> tuple[frozenset[int], frozenset[int]]:
     starts: set[int] = {0}
     ends: set[int] = {len(text)}
     for chunk_start in range(0, len(text), MAX_SEGMENT_CHARS):
-        for m in _tokenizer().tokenize(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
+        for m in _morphemes(text[chunk_start : chunk_start + MAX_SEGMENT_CHARS]):
             # A katakana loanword is one word even where split mode A cuts it (ダウン|ロード).
             pieces = (m,) if _KATAKANA_WORD.fullmatch(m.surface()) else (m, *m.split(SplitMode.A))
             for piece in pieces:
