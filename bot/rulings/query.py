@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bot.rulings.classifier import Reading
 from bot.rulings.errors import RulingsError
@@ -188,9 +189,6 @@ class QueryPlan:
     classified: Reading = field(default_factory=Reading, repr=False)
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
-    # The rules term each unknown word was found a typo of (or None), shared with the plans of its
-    # parts: they hold the same words, and the look-up was a fifth of a long question's planning.
-    typos: dict[tuple[str, bool], str | None] = field(default_factory=dict, repr=False)
 
     def add(
         self,
@@ -701,6 +699,13 @@ def _comparison(text: str, start: int, end: int, lexicon: Lexicon) -> bool:
     return any(re.search(r"(?<![a-z])" + re.escape(w) + r"$", b) for w in lexicon.compare_before for b in before)
 
 
+@lru_cache(maxsize=4096)
+def _near_one_of(word: str, names: tuple[str, ...]) -> bool:
+    """Whether a word is a typo of one of a game's names in Latin letters (Lorcna): remembered, as
+    every English question's words are compared with every game's names."""
+    return bool(difflib.get_close_matches(word, names, n=1, cutoff=0.8))
+
+
 def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     """Which games the question names: a corpus game ("ロルカナ", "Lorcana", a typo of it) or a game the
     corpus does not cover ("遊戯王", "Hearthstone"), as whole words."""
@@ -730,8 +735,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         return bool(found) and all(_comparison(plain, at, at + len(alias), vocab.lexicon) for at in found)
 
     for game, aliases in vocab.lexicon.games.items():
-        latin = [a.lower() for a in aliases if _ASCII.match(a.lower())]
-        typo = any(difflib.get_close_matches(w, latin, n=1, cutoff=0.8) for w in words if len(w) >= 5)
+        latin = tuple(a.lower() for a in aliases if _ASCII.match(a.lower()))
+        typo = any(_near_one_of(w, latin) for w in words if len(w) >= 5)
         if any(named(a) for a in aliases) or typo:
             plan.games.append(game)
             if all(_compared(a) for a in aliases if named(a)):

@@ -62,6 +62,7 @@ from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
 CANDIDATES = 60
+TYPO_CACHE = 4096  # words whose typo look-up is kept (`Rulebook._typo_of`)
 MMAP_BYTES = 1 << 30  # the most of the index file mapped (bench/rulings.py's 100x corpus is 300 MB)
 MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still count when scoring
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
@@ -464,6 +465,9 @@ class Rulebook:
         # passage rowid → whether it says what can be done, and how often (`Lexicon.says_what_can`,
         # `says_how_often`): regular expressions over its text, run once per passage, not per question.
         self._says: dict[int, tuple[bool, bool]] = {}
+        # (word, capitalised) → the game word it is a typo of (`_typo_of`), the last TYPO_CACHE looked
+        # up: a question's parts look up its words again, and players misspell the same words.
+        self._typos: dict[tuple[str, bool], str | None] = {}
 
     def _passage_says(self, rowid: int, plain: str) -> tuple[bool, bool]:
         """Whether a passage says what can, cannot or must be done, and whether it says how often or
@@ -521,13 +525,10 @@ class Rulebook:
 
     # --- the question -------------------------------------------------------------------------
 
-    def plan(self, question: str, typos: dict[tuple[str, bool], str | None] | None = None) -> QueryPlan:
+    def plan(self, question: str) -> QueryPlan:
         """The question's search terms, with its typos corrected and the words only its scene-setting
-        sentences use weighing less (`_scene`). `typos`: the typos a whole question's plan has looked
-        up, for the plan of one of its parts."""
+        sentences use weighing less (`_scene`)."""
         plan = analyse(question, self.vocab)
-        if typos is not None:
-            plan.typos = typos
         self._correct(plan)
         for name in self.names:  # a name the corpus quotes, typed without its brackets
             if name in plan.text and name not in plan.literals:
@@ -570,7 +571,7 @@ class Rulebook:
     def _piece(self, plan: QueryPlan, piece: str) -> QueryPlan:
         """The plan of one part of the question, made once for the scene and the parts."""
         if piece not in plan.pieces:
-            plan.pieces[piece] = self.plan(piece, plan.typos)
+            plan.pieces[piece] = self.plan(piece)
         return plan.pieces[piece]
 
     def _correct(self, plan: QueryPlan) -> None:
@@ -589,7 +590,7 @@ class Rulebook:
                 meant = self._same_skeleton(word)
             elif meant is None:
                 meant = self._romaji_word(word, plan.romaji is not None) or self._typo_of(
-                    plan, word, capitalised=word in plan.unknown_names
+                    word, capitalised=word in plan.unknown_names
                 )
             if meant is None and (compound := self._compound_typo(word)):
                 del plan.unknown[word]
@@ -649,7 +650,7 @@ class Rulebook:
             if not pieces or run in self.vocab.df:
                 continue
             # A mark dropped or added, or a letter typed wrong (ノックアイト: ノック + アイト, ノックアウト).
-            meant = self._same_skeleton(run) or self._typo_of(plan, run)
+            meant = self._same_skeleton(run) or self._typo_of(run)
             if meant is None:
                 continue
             for piece in pieces:
@@ -722,12 +723,14 @@ class Rulebook:
                     return shown, pieces
         return None
 
-    def _typo_of(self, plan: QueryPlan, word: str, capitalised: bool = False) -> str | None:
-        """`_close_word`, looked up once per search."""
+    def _typo_of(self, word: str, capitalised: bool = False) -> str | None:
+        """`_close_word`, looked up once while the word is among the last TYPO_CACHE looked up."""
         key = (word, capitalised)
-        if key not in plan.typos:
-            plan.typos[key] = self._close_word(word, capitalised)
-        return plan.typos[key]
+        if key not in self._typos:
+            if len(self._typos) >= TYPO_CACHE:
+                del self._typos[next(iter(self._typos))]  # the oldest
+            self._typos[key] = self._close_word(word, capitalised)
+        return self._typos[key]
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
@@ -1645,7 +1648,7 @@ class Rulebook:
         corpus knows, rarest first."""
         close: list[str] = []
         for word in list(plan.unknown)[:limit]:
-            if len(word) >= MIN_TYPO_CHARS and (meant := self._typo_of(plan, word)) and meant not in close:
+            if len(word) >= MIN_TYPO_CHARS and (meant := self._typo_of(word)) and meant not in close:
                 close.append(meant)
         own = dict.fromkeys(t for members in plan.units.values() for t in members if t not in close)
         terms = [*close, *sorted(own, key=lambda t: self.vocab.df.get(t, 0))]
