@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.rulings.chatter import WORD
 from bot.rulings.chatter import features as message_features
@@ -37,6 +38,7 @@ SMOOTHING = 0.07  # a feature a passage's questions never hold is this many of t
 MAX_SHARE = 0.1
 POSTINGS = 100  # of each feature, the passages whose questions hold it most
 FEATURES = 250  # of a question's features, the rarest: a long question's cost stays bounded
+REMEMBERED = 16384  # features (and passages) whose rows of the model a Rulebook keeps between searches
 WORD_WEIGHT = 8.0  # an English word (or pair) against a character pair or triple
 
 TrainingRow = tuple[int, str]  # passage rowid, a question it answers
@@ -111,13 +113,42 @@ class Reading:
     among: frozenset[int] = frozenset()  # the candidates `postings` were read for
 
 
+class Remembered:
+    """What earlier searches read of the model, kept for later ones: each feature's df and packed first
+    postings, each passage's number of questions, the `limit` most recently used of each. Questions
+    share most of their character pairs and triples, so most of a question's rows were read before."""
+
+    def __init__(self, limit: int = REMEMBERED) -> None:
+        self.limit = limit
+        self.df: OrderedDict[str, int | None] = OrderedDict()
+        self.first: OrderedDict[str, tuple[bytes, bytes] | None] = OrderedDict()  # None: no row
+        self.sizes: OrderedDict[int, int | None] = OrderedDict()
+
+    def recall(self, kept: OrderedDict[Any, Any], keys: Iterable[Any], into: dict[Any, Any]) -> list[Any]:
+        """Copy what is kept of `keys` into `into`; the keys not kept, in their order."""
+        missing = []
+        for key in keys:
+            if key in kept:
+                kept.move_to_end(key)
+                into[key] = kept[key]
+            else:
+                missing.append(key)
+        return missing
+
+    def keep(self, kept: OrderedDict[Any, Any], items: Iterable[tuple[Any, Any]]) -> None:
+        for key, value in items:
+            kept[key] = value
+        while len(kept) > self.limit:
+            kept.popitem(last=False)
+
+
 # Features' first postings, each feature's packed in one row: read a posting a row, they were a third
 # of a long question's search at 100x the corpus (and the index file two and a half times as large).
 _FIRST = "SELECT feature, passages, weights FROM classifier_first WHERE feature IN (SELECT value FROM json_each(?))"
 
 
-def _read_df(db: sqlite3.Connection, reading: Reading, found: Iterable[str]) -> None:
-    missing = sorted(f for f in found if f not in reading.df)
+def _read_df(db: sqlite3.Connection, reading: Reading, found: Iterable[str], remembered: Remembered) -> None:
+    missing = remembered.recall(remembered.df, sorted(f for f in found if f not in reading.df), reading.df)
     if not missing:
         return
     rows = dict(
@@ -126,46 +157,67 @@ def _read_df(db: sqlite3.Connection, reading: Reading, found: Iterable[str]) -> 
             (json.dumps(missing, ensure_ascii=False),),
         )
     )
-    reading.df.update((f, rows.get(f)) for f in missing)
+    read = [(f, rows.get(f)) for f in missing]
+    reading.df.update(read)
+    remembered.keep(remembered.df, read)
 
 
-def _read_postings(db: sqlite3.Connection, reading: Reading, kept: Sequence[str], among: frozenset[int]) -> None:
+def _read_postings(
+    db: sqlite3.Connection, reading: Reading, kept: Sequence[str], among: frozenset[int], remembered: Remembered
+) -> None:
     if not among <= reading.among:  # other candidates than those read for: read afresh
         reading.postings, reading.among = {}, among
     among = reading.among
-    missing = [f for f in kept if f not in reading.postings]
-    reading.postings.update({f: {} for f in missing})  # holding no candidate, unless its row says so
-    for f, data, weights in db.execute(_FIRST, (json.dumps(missing, ensure_ascii=False),)):
-        found = zip(unpack("q", data), unpack("d", weights), strict=True)
+    packed: dict[str, tuple[bytes, bytes] | None] = {}
+    missing = remembered.recall(remembered.first, [f for f in kept if f not in reading.postings], packed)
+    if missing:
+        read: dict[str, tuple[bytes, bytes] | None] = dict.fromkeys(missing)  # no row: holding no candidate
+        for f, data, weights in db.execute(_FIRST, (json.dumps(missing, ensure_ascii=False),)):
+            read[f] = (data, weights)
+        packed.update(read)
+        remembered.keep(remembered.first, read.items())
+    for f, row in packed.items():
+        found = zip(unpack("q", row[0]), unpack("d", row[1]), strict=True) if row else ()
         reading.postings[f] = {p: w for p, w in found if p in among}
-    unread = sorted(p for p in reading.among if p not in reading.sizes)
+    unread = remembered.recall(
+        remembered.sizes, sorted(p for p in reading.among if p not in reading.sizes), reading.sizes
+    )
     if unread:
-        reading.sizes.update(dict.fromkeys(unread))
-        reading.sizes.update(
+        sizes: dict[int, int | None] = dict.fromkeys(unread)
+        sizes.update(
             db.execute(
                 "SELECT passage, n FROM classifier_passages WHERE passage IN (SELECT value FROM json_each(?))",
                 (json.dumps(unread),),
             )
         )
+        reading.sizes.update(sizes)
+        remembered.keep(remembered.sizes, sizes.items())
 
 
 def scores(
-    db: sqlite3.Connection, question: str, passages: Sequence[int], total: int, reading: Reading | None = None
+    db: sqlite3.Connection,
+    question: str,
+    passages: Sequence[int],
+    total: int,
+    reading: Reading | None = None,
+    remembered: Remembered | None = None,
 ) -> dict[int, float]:
     """Each candidate passage's score for the question (higher: more like the questions it answers),
     up to a constant of the question; passages the model has no question of are left out. `total`:
-    how many questions the model was trained on; `reading`: what this search has read already."""
+    how many questions the model was trained on; `reading`: what this search has read already;
+    `remembered`: what earlier searches read."""
     if not total or not passages:
         return {}
     reading = reading if reading is not None else Reading()
+    remembered = remembered if remembered is not None else Remembered(0)
     found = features(question)
-    _read_df(db, reading, found)
+    _read_df(db, reading, found, remembered)
     counted = sorted((df, f) for f in found if (df := reading.df[f]) is not None and df <= MAX_SHARE * total)
     kept = [f for _, f in counted[:FEATURES]]
     if not kept:
         return {}
     candidates = frozenset(passages)
-    _read_postings(db, reading, kept, candidates)
+    _read_postings(db, reading, kept, candidates, remembered)
     held: dict[int, float] = {}
     for f in kept:
         weight = _weight(f)

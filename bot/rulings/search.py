@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.rulings.chatter import ChatterModel
+from bot.rulings.classifier import Remembered
 from bot.rulings.classifier import scores as classifier_scores
 from bot.rulings.dense import BELOW as DENSE_BELOW
 from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
@@ -468,6 +469,7 @@ class Rulebook:
         # (word, capitalised) → the game word it is a typo of (`_typo_of`), the last TYPO_CACHE looked
         # up: a question's parts look up its words again, and players misspell the same words.
         self._typos: dict[tuple[str, bool], str | None] = {}
+        self._model = Remembered()  # what earlier searches read of the question classifier's model
 
     def _passage_says(self, rowid: int, plain: str) -> tuple[bool, bool]:
         """Whether a passage says what can, cannot or must be done, and whether it says how often or
@@ -1211,7 +1213,7 @@ class Rulebook:
         questions' votes do. `whole`: the question a part is of, whose reading of the model it shares."""
         wanted = [r for r in rowids if r not in aside]
         found = classifier_scores(
-            self.db, _as_meant(plan), wanted, self.classifier_questions, (whole or plan).classified
+            self.db, _as_meant(plan), wanted, self.classifier_questions, (whole or plan).classified, self._model
         )
         if not found:
             return {}

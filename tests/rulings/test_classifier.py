@@ -20,6 +20,7 @@ from bot.rulings.classifier import (
     FEATURES,
     MAX_SHARE,
     POSTINGS,
+    Remembered,
     SMOOTHING,
     Reading,
     _weight,
@@ -165,6 +166,31 @@ def test_a_part_scored_with_the_whole_questions_reading_gets_its_own_scores() ->
         scores(db, whole, list(range(1, 40)), total, reading)
         for part, candidates in [("ブロックを宣言できるのは誰？", [1, 2, 3]), ("カウンターは何番目？", [5, 80, 120])]:
             assert scores(db, part, candidates, total, reading) == scores(db, part, candidates, total)
+    finally:
+        db.close()
+
+
+def test_a_search_scores_the_same_with_what_earlier_searches_read() -> None:
+    """A Rulebook keeps the rows of the model its searches read for later ones: a question scores the same
+    with them as with the rows read afresh, among other candidates than before, however few are kept."""
+    db = _model(CROWD + [(1, q) for q in BLOCKING] + [(2, q) for q in DRAWING])
+    total = _total(db)
+    asked = [
+        ("ブロックを宣言できるのは誰？", list(range(1, 40))),
+        ("カウンターは何番目？", [5, 80, 120]),
+        ("ブロックを宣言できるのは誰？", [1, 2, 3]),
+        ("How many cards do I draw, and who blocks?", list(range(1, 200))),
+        ("カウンターは何番目？", list(range(60, 160))),
+    ]
+    try:
+        for limit in (0, 7, 100_000):
+            remembered = Remembered(limit)
+            for question, candidates in asked:
+                assert scores(db, question, candidates, total, remembered=remembered) == scores(
+                    db, question, candidates, total
+                )
+            assert max(len(remembered.df), len(remembered.first), len(remembered.sizes)) <= limit
+        assert remembered.first and remembered.df  # the last, with room for all: it kept what it read
     finally:
         db.close()
 
