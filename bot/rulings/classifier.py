@@ -20,14 +20,14 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.rulings.chatter import WORD
 from bot.rulings.chatter import features as message_features
 from bot.rulings.packed import FirstPostings, pack, unpack
+from bot.rulings.recent import Recent
 
 # Chosen leave-one-batch-out (bench/taught.py) in the fourteenth round. SMOOTHING, WORD_WEIGHT: recall@1,
 # recall@3, English recall@3, house rule shown: 0.1, 4 (before) 0.835 0.929 0.911 0.673; 0.1, 8 0.838
@@ -114,32 +114,14 @@ class Reading:
 
 
 class Remembered:
-    """What earlier searches read of the model, kept for later ones: each feature's df and packed first
-    postings, each passage's number of questions, the `limit` most recently used of each. Questions
-    share most of their character pairs and triples, so most of a question's rows were read before."""
+    """What earlier searches read of the model, kept for later ones (bot/rulings/recent.py): each
+    feature's df and packed first postings, each passage's number of questions, the `limit` most
+    recently used of each."""
 
     def __init__(self, limit: int = REMEMBERED) -> None:
-        self.limit = limit
-        self.df: OrderedDict[str, int | None] = OrderedDict()
-        self.first: OrderedDict[str, tuple[bytes, bytes] | None] = OrderedDict()  # None: no row
-        self.sizes: OrderedDict[int, int | None] = OrderedDict()
-
-    def recall(self, kept: OrderedDict[Any, Any], keys: Iterable[Any], into: dict[Any, Any]) -> list[Any]:
-        """Copy what is kept of `keys` into `into`; the keys not kept, in their order."""
-        missing = []
-        for key in keys:
-            if key in kept:
-                kept.move_to_end(key)
-                into[key] = kept[key]
-            else:
-                missing.append(key)
-        return missing
-
-    def keep(self, kept: OrderedDict[Any, Any], items: Iterable[tuple[Any, Any]]) -> None:
-        for key, value in items:
-            kept[key] = value
-        while len(kept) > self.limit:
-            kept.popitem(last=False)
+        self.df: Recent[str, int | None] = Recent(limit)
+        self.first: Recent[str, tuple[bytes, bytes] | None] = Recent(limit)  # None: no row
+        self.sizes: Recent[int, int | None] = Recent(limit)
 
 
 # Features' first postings, each feature's packed in one row: read a posting a row, they were a third
@@ -148,7 +130,7 @@ _FIRST = "SELECT feature, passages, weights FROM classifier_first WHERE feature 
 
 
 def _read_df(db: sqlite3.Connection, reading: Reading, found: Iterable[str], remembered: Remembered) -> None:
-    missing = remembered.recall(remembered.df, sorted(f for f in found if f not in reading.df), reading.df)
+    missing = remembered.df.recall(sorted(f for f in found if f not in reading.df), reading.df)
     if not missing:
         return
     rows = dict(
@@ -159,7 +141,7 @@ def _read_df(db: sqlite3.Connection, reading: Reading, found: Iterable[str], rem
     )
     read = [(f, rows.get(f)) for f in missing]
     reading.df.update(read)
-    remembered.keep(remembered.df, read)
+    remembered.df.keep(read)
 
 
 def _read_postings(
@@ -169,19 +151,17 @@ def _read_postings(
         reading.postings, reading.among = {}, among
     among = reading.among
     packed: dict[str, tuple[bytes, bytes] | None] = {}
-    missing = remembered.recall(remembered.first, [f for f in kept if f not in reading.postings], packed)
+    missing = remembered.first.recall([f for f in kept if f not in reading.postings], packed)
     if missing:
         read: dict[str, tuple[bytes, bytes] | None] = dict.fromkeys(missing)  # no row: holding no candidate
         for f, data, weights in db.execute(_FIRST, (json.dumps(missing, ensure_ascii=False),)):
             read[f] = (data, weights)
         packed.update(read)
-        remembered.keep(remembered.first, read.items())
+        remembered.first.keep(read.items())
     for f, row in packed.items():
         found = zip(unpack("q", row[0]), unpack("d", row[1]), strict=True) if row else ()
         reading.postings[f] = {p: w for p, w in found if p in among}
-    unread = remembered.recall(
-        remembered.sizes, sorted(p for p in reading.among if p not in reading.sizes), reading.sizes
-    )
+    unread = remembered.sizes.recall(sorted(p for p in reading.among if p not in reading.sizes), reading.sizes)
     if unread:
         sizes: dict[int, int | None] = dict.fromkeys(unread)
         sizes.update(
@@ -191,7 +171,7 @@ def _read_postings(
             )
         )
         reading.sizes.update(sizes)
-        remembered.keep(remembered.sizes, sizes.items())
+        remembered.sizes.keep(sizes.items())
 
 
 def scores(

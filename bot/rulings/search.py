@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.rulings.chatter import ChatterModel
-from bot.rulings.classifier import Remembered
+from bot.rulings.classifier import REMEMBERED, Remembered
 from bot.rulings.classifier import scores as classifier_scores
 from bot.rulings.dense import BELOW as DENSE_BELOW
 from bot.rulings.dense import WEIGHT as DENSE_WEIGHT
@@ -58,6 +58,7 @@ from bot.rulings.query import (
     retrieval_terms,
     stem_word,
 )
+from bot.rulings.recent import Recent
 from bot.rulings.romaji import as_kana, long_vowels, to_kana
 from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 
@@ -468,8 +469,9 @@ class Rulebook:
         self._says: dict[int, tuple[bool, bool]] = {}
         # (word, capitalised) → the game word it is a typo of (`_typo_of`), the last TYPO_CACHE looked
         # up: a question's parts look up its words again, and players misspell the same words.
-        self._typos: dict[tuple[str, bool], str | None] = {}
+        self._typos: Recent[tuple[str, bool], str | None] = Recent(TYPO_CACHE)
         self._model = Remembered()  # what earlier searches read of the question classifier's model
+        self._chatter: Recent[str, tuple[int, int] | None] = Recent(REMEMBERED)  # and of the chatter model
 
     def _passage_says(self, rowid: int, plain: str) -> tuple[bool, bool]:
         """Whether a passage says what can, cannot or must be done, and whether it says how often or
@@ -480,12 +482,20 @@ class Rulebook:
         return self._says[rowid]
 
     def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
-        """The chatter model's counts of a message's features, read from the index in one statement."""
-        rows = self.db.execute(
-            "SELECT c.feature, c.rules, c.chatter FROM json_each(?) j JOIN chatter c ON c.feature = j.value",
-            (json.dumps(sorted(grams)),),  # ASCII JSON: any text binds, json_each reads it back
-        )
-        return {feature: (rules, chatter) for feature, rules, chatter in rows}
+        """The chatter model's counts of a message's features, those earlier searches did not read read
+        from the index in one statement."""
+        known: dict[str, tuple[int, int] | None] = {}
+        missing = self._chatter.recall(sorted(grams), known)
+        if missing:
+            read: dict[str, tuple[int, int] | None] = dict.fromkeys(missing)  # None: the model never saw it
+            for feature, rules, chatter in self.db.execute(
+                "SELECT c.feature, c.rules, c.chatter FROM json_each(?) j JOIN chatter c ON c.feature = j.value",
+                (json.dumps(missing),),  # ASCII JSON: any text binds, json_each reads it back
+            ):
+                read[feature] = (rules, chatter)
+            known.update(read)
+            self._chatter.keep(read.items())
+        return {feature: counts for feature in sorted(grams) if (counts := known[feature]) is not None}
 
     def _games_quoting(self, name: str) -> frozenset[str]:
         if len(name) < 3:  # trigrams need three characters
@@ -727,12 +737,11 @@ class Rulebook:
 
     def _typo_of(self, word: str, capitalised: bool = False) -> str | None:
         """`_close_word`, looked up once while the word is among the last TYPO_CACHE looked up."""
-        key = (word, capitalised)
-        if key not in self._typos:
-            if len(self._typos) >= TYPO_CACHE:
-                del self._typos[next(iter(self._typos))]  # the oldest
-            self._typos[key] = self._close_word(word, capitalised)
-        return self._typos[key]
+        found: dict[tuple[str, bool], str | None] = {}
+        if self._typos.recall([(word, capitalised)], found):
+            found[word, capitalised] = self._close_word(word, capitalised)
+            self._typos.keep(found.items())
+        return found[word, capitalised]
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.

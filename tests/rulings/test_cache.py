@@ -120,3 +120,30 @@ def test_ruling_writes_nothing_in_the_folder_it_runs_from(
 def test_index_path_lives_under_the_cache_folder(tmp_path: Path, rules_dir: Path) -> None:
     assert index_path(tmp_path, rules_dir).is_relative_to(tmp_path)
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+QUESTIONS = [
+    "ブロックってアンタップのアルカステラしかできない？",
+    "Can I do ether conversion during my opponent's turn?",
+    "2d6のダメージって、DEFを引く前に振るの？",
+    "タップしたアルカステラのDEFはいくつになる？",
+    "Does 'during their next turn' mean the chosen character's player?",
+    "えーてるへんかんって1ターンに何回できる？",
+    "who publishes horizonnotes",
+    "Elsa's ability: when is the character chosen, when it's played or when it resolves?",
+    "負けた…DEF高いやつばっかで疲れた",
+    "ドローフェイズで何枚引く？スタートフェイズって何するの？",
+]
+
+
+def test_what_a_rulebook_keeps_between_searches_never_changes_an_answer(rulebook: Rulebook) -> None:
+    """A Rulebook keeps what its searches read (typo look-ups, the models' rows): after many other
+    questions, each question gets the answer a Rulebook opened for it alone gives."""
+    for question in QUESTIONS * 2:
+        rulebook.search(question)
+    for question in QUESTIONS:
+        fresh = Rulebook(rulebook.path)
+        try:
+            assert rulebook.search(question) == fresh.search(question), question
+        finally:
+            fresh.close()
