@@ -17,6 +17,8 @@ _CUT = re.compile(
     re.IGNORECASE,
 )
 MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to the part beside them
+# A list's number alone (2., (2), Q2:, ②): the start of the question after it.
+_NUMBER = re.compile(r"\W*(?:[qQＱ]\s*)?(?:\d{1,2}|[①-⑳])\s*[.．)）:：]?\W*")
 MAX_PARTS = 4
 
 
@@ -32,11 +34,18 @@ def split_parts(question: str) -> list[str]:
     text = _QUOTED.sub(lambda m: m.group().translate(_HIDE), question[:1000])
     pieces = [p.strip().translate(_SHOW) for p in _CUT.split(text) if p and p.strip()]
     parts: list[str] = []
+    number = ""  # a list's number cut off the question it numbers ("…phase? 2. do skills…")
     for piece in pieces:
+        if _NUMBER.fullmatch(piece):
+            number = f"{number} {piece}".strip()
+            continue
+        piece, number = f"{number} {piece}".strip(), ""
         if parts and (len(piece) < MIN_PART_CHARS or len(parts[-1]) < MIN_PART_CHARS):
             parts[-1] = f"{parts[-1]} {piece}"
         else:
             parts.append(piece)
+    if number and parts:
+        parts[-1] = f"{parts[-1]} {number}"
     # More parts than are searched ("FAQ draft. Please confirm: 1. … 2. … 3. …"): a part that only
     # sets the scene joins the one before it (the first, the one after), so the last questions are
     # not the ones cut off.

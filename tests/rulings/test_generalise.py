@@ -179,6 +179,19 @@ def test_kana_inside_a_longer_word_is_no_term_spelled_in_kana(rulebook: Rulebook
     assert "魔除け" in rulebook.plan("まよけって何？").terms
 
 
+def test_a_list_s_number_starts_the_question_it_numbers() -> None:
+    """A numbered list of questions (2., (2), Q2:, ②) is cut before each number, not after it: the
+    number belongs to the question it numbers, and the question before it still ends asking."""
+    from bot.rulings.parts import asks, split_parts
+
+    question = "1. can a spell be cast on the other player's turn? 2. is the ether area limited? 3. who rolls?"
+    parts = ["1. can a spell be cast on the other player's turn?", "2. is the ether area limited?", "3. who rolls?"]
+    assert split_parts(question) == parts and all(map(asks, parts))
+    assert split_parts("Q1: tapped DEF? Q2: untapped DEF?") == ["Q1: tapped DEF?", "Q2: untapped DEF?"]
+    assert split_parts("①ブロックは誰が決める？②DEFはいくつ？") == ["①ブロックは誰が決める？", "②DEFはいくつ？"]
+    assert split_parts("My HP is 2. Can I still attack?") == ["My HP is 2.", "Can I still attack?"]
+
+
 def test_by_the_way_starts_another_part() -> None:
     """ちなみに and もう一つ introduce a second question, as あと and それと do."""
     from bot.rulings.parts import split_parts
