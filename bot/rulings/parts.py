@@ -72,6 +72,11 @@ _ASKS = re.compile(
 )
 
 
+_SENTENCE = re.compile(r"(?<=[？?！!。])\s*")
+
+
 def asks(part: str) -> bool:
-    """Whether a part of a question asks something, rather than only setting the scene."""
-    return bool(_ASKS.search(part.strip()))
+    """Whether a part of a question asks something, rather than only setting the scene: any of its
+    sentences does (a part joined of several, "フェイズは何個ありますか？ 後は忘れました。", asks)."""
+    hidden = _QUOTED.sub(lambda m: m.group().translate(_HIDE), part)  # a quoted card text's sentences
+    return any(_ASKS.search(s.strip().translate(_SHOW)) for s in _SENTENCE.split(hidden) if s.strip())

@@ -405,6 +405,10 @@ def test_a_sentence_setting_the_scene_does_not_keep_an_answer_from_being_direct(
         ("Does a bonus last", True),
         ("昨日は友達の家で遊んでいた。", False),
         ("My opponent played a spell card.", False),
+        # a part of several sentences asks when one of them does, a quoted card text's aside
+        ("DEFはいくつありますか？ 前のゲームでは忘れてました。", True),
+        ("Is a tapped unit's DEF halved? I always forget.", True),
+        ("「このアルカステラはブロックできる。」と書いてあるカードを出した。", False),
     ],
 )
 def test_a_part_that_asks_is_told_from_one_that_sets_the_scene(part: str, asking: bool) -> None:
