@@ -482,8 +482,8 @@ class Rulebook:
         return self._says[rowid]
 
     def _chatter_counts(self, grams: frozenset[str]) -> dict[str, tuple[int, int]]:
-        """The chatter model's counts of a message's features, those earlier searches did not read read
-        from the index in one statement."""
+        """The chatter model's counts of a message's features: kept from earlier searches, or read from
+        the index in one statement."""
         known: dict[str, tuple[int, int] | None] = {}
         missing = self._chatter.recall(sorted(grams), known)
         if missing:
