@@ -185,7 +185,7 @@ def test_the_last_of_many_numbered_questions_is_not_cut_off(rulebook: Rulebook) 
         "3. If a character with +2 Strength returns to its owner's hand, is the +2 still there when it is played again?"
     )
     parts = split_parts(question)
-    assert len(parts) == 4 and parts[-1].startswith("If a character with +2 Strength")
+    assert len(parts) == 4 and parts[-1].startswith("3. If a character with +2 Strength")  # with its number
     answer = rulebook.search(question)
     shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
     assert f"{JUDGE}/07/04" in shown
