@@ -18,7 +18,7 @@ _CUT = re.compile(
 )
 MIN_PART_CHARS = 6  # shorter pieces ("Lorcana:", "ロルカナで") belong to the part beside them
 # A list's number alone (2., (2), Q2:, ②): the start of the question after it.
-_NUMBER = re.compile(r"\W*(?:[qQＱ]\s*)?(?:\d{1,2}|[①-⑳])\s*[.．)）:：]?\W*")
+_NUMBER = re.compile(r"\W*(?:[qQＱ]\s*)?(?:\d{1,2}|[①-⑳])\W*")
 MAX_PARTS = 4
 
 
@@ -29,9 +29,14 @@ _HIDE = str.maketrans("。？?！!.", "\ue000\ue001\ue002\ue003\ue004\ue005")
 _SHOW = str.maketrans("\ue000\ue001\ue002\ue003\ue004\ue005", "。？?！!.")
 
 
+def _hide_quoted(text: str) -> str:
+    """The text with the sentence ends inside quotes and short brackets hidden (`_SHOW` shows them)."""
+    return _QUOTED.sub(lambda m: m.group().translate(_HIDE), text)
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a question; one part when it asks one thing."""
-    text = _QUOTED.sub(lambda m: m.group().translate(_HIDE), question[:1000])
+    text = _hide_quoted(question[:1000])
     pieces = [p.strip().translate(_SHOW) for p in _CUT.split(text) if p and p.strip()]
     parts: list[str] = []
     number = ""  # a list's number cut off the question it numbers ("…phase? 2. do skills…")
@@ -78,5 +83,5 @@ _SENTENCE = re.compile(r"(?<=[？?！!。])\s*")
 def asks(part: str) -> bool:
     """Whether a part of a question asks something, rather than only setting the scene: any of its
     sentences does (a part joined of several, "フェイズは何個ありますか？ 後は忘れました。", asks)."""
-    hidden = _QUOTED.sub(lambda m: m.group().translate(_HIDE), part)  # a quoted card text's sentences
-    return any(_ASKS.search(s.strip().translate(_SHOW)) for s in _SENTENCE.split(hidden) if s.strip())
+    sentences = _SENTENCE.split(_hide_quoted(part))  # a quoted card text's sentences are not the part's
+    return any(_ASKS.search(s.strip().translate(_SHOW)) for s in sentences if s.strip())

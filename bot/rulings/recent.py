@@ -5,7 +5,7 @@ up was looked up before."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -40,3 +40,11 @@ class Recent(Generic[K, V]):
             kept[key] = value
         while len(kept) > self.limit:
             kept.popitem(last=False)
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for `key`, or `make()`, kept from now on."""
+        found: dict[K, V] = {}
+        if self.recall([key], found):
+            found[key] = make()
+            self.keep(found.items())
+        return found[key]

@@ -485,7 +485,8 @@ class Rulebook:
         """The chatter model's counts of a message's features: kept from earlier searches, or read from
         the index in one statement."""
         known: dict[str, tuple[int, int] | None] = {}
-        missing = self._chatter.recall(sorted(grams), known)
+        ordered = sorted(grams)
+        missing = self._chatter.recall(ordered, known)
         if missing:
             read: dict[str, tuple[int, int] | None] = dict.fromkeys(missing)  # None: the model never saw it
             for feature, rules, chatter in self.db.execute(
@@ -495,7 +496,7 @@ class Rulebook:
                 read[feature] = (rules, chatter)
             known.update(read)
             self._chatter.keep(read.items())
-        return {feature: counts for feature in sorted(grams) if (counts := known[feature]) is not None}
+        return {feature: counts for feature in ordered if (counts := known[feature]) is not None}
 
     def _games_quoting(self, name: str) -> frozenset[str]:
         if len(name) < 3:  # trigrams need three characters
@@ -737,11 +738,7 @@ class Rulebook:
 
     def _typo_of(self, word: str, capitalised: bool = False) -> str | None:
         """`_close_word`, looked up once while the word is among the last TYPO_CACHE looked up."""
-        found: dict[tuple[str, bool], str | None] = {}
-        if self._typos.recall([(word, capitalised)], found):
-            found[word, capitalised] = self._close_word(word, capitalised)
-            self._typos.keep(found.items())
-        return found[word, capitalised]
+        return self._typos.get((word, capitalised), lambda: self._close_word(word, capitalised))
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.
