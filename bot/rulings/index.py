@@ -309,6 +309,17 @@ def write_chatter(
     db.execute("INSERT INTO meta VALUES ('chatter_sizes', ?)", (json.dumps([model.rules, model.chatter]),))
 
 
+PLAYERS_WORD_TEXTS = 3  # an English word this many players' messages use is a word, not a typo
+
+
+def players_words(texts: Iterable[str]) -> set[str]:
+    """The English words of at least PLAYERS_WORD_TEXTS of the messages players wrote (the asked and
+    written questions, the chatter): real words, which a typo search should not take for a rules term
+    typed wrong (single is no sing, playing no paying)."""
+    counts = Counter(word for text in texts for word in set(_LATIN_WORD.findall(text.lower())))
+    return {word for word, n in counts.items() if n >= PLAYERS_WORD_TEXTS}
+
+
 def build_index(
     path: Path,
     documents: Sequence[ParsedDocument],
@@ -390,6 +401,9 @@ def build_index(
         # matter here, read once when the rulebook opens.
         synonym_groups = {str(g): sorted(ts) for g, ts in sorted(groups.items())}
         db.execute("INSERT INTO meta VALUES ('synonym_groups', ?)", (json.dumps(synonym_groups, ensure_ascii=False),))
+        texts = [q for qs in [*(asked or {}).values(), *(written or {}).values()] for q in (*qs.ja, *qs.en)]
+        words = sorted(players_words([*texts, *(m.text for m in chatter)]))
+        db.execute("INSERT INTO meta VALUES ('players_words', ?)", (json.dumps(words),))
         db.execute("INSERT INTO passages_fts(passages_fts) VALUES ('optimize')")
         db.commit()
     except BaseException:

@@ -192,6 +192,7 @@ HOUSE_GAME = "horizonnotes"  # the game the house rules are about
 TABLE_GAME = "horizonnotes"  # the game the referee's tables play
 _LATIN = re.compile(r"^[a-z0-9'’\-]+$")
 _NUMBER = re.compile(r"^[0-9０-９]+$")
+_ENDINGS = frozenset({"s", "es", "d", "ed", "n", "en", "r", "er", "ly"})  # of one English word inflected
 _INFLECTS = re.compile(r"[\u4e00-\u9fff々][\u3041-\u309f]")  # kanji, then kana: 買う, 変える
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _KATAKANA_RUN = re.compile(r"[ァ-ヴー]{3,}")
@@ -301,6 +302,7 @@ class Rulebook:
         }
         passages = int(self._meta("passages"))
         self.names = tuple(json.loads(self._meta("names") or "[]"))
+        self.players_words = frozenset(json.loads(self._meta("players_words") or "[]"))
         # Each name and its character part (エルサ of エルサ – 冬の精霊) with its terms: a question typing
         # one names that card.
         heads = {part.strip() for name in self.names for part in (name, re.split(r"\s[-–—]\s", name)[0])}
@@ -605,6 +607,8 @@ class Rulebook:
                 meant = self._romaji_word(word, plan.romaji is not None) or self._typo_of(
                     word, capitalised=word in plan.unknown_names
                 )
+            if meant and word in self.players_words and _LATIN.match(meant) and not _inflection(word, meant):
+                continue  # a word players write (single, playing) is meant as written
             if meant is None and (compound := self._compound_typo(word)):
                 del plan.unknown[word]
                 shown, pieces = compound
@@ -1698,6 +1702,12 @@ def _ordinal(passage_id: str) -> int:
     """A passage's place in its section (a definition or a glossary row counts as the first)."""
     last = passage_id.rsplit("/", 1)[-1]
     return max(int(last), 1) if last.isdigit() else 1
+
+
+def _inflection(word: str, meant: str) -> bool:
+    """Whether two English words are one word inflected (chose, chosen; power, powers; separately)."""
+    short, long = sorted((word, meant), key=len)
+    return long.startswith(short) and long[len(short) :] in _ENDINGS
 
 
 def _inflects(word: str) -> bool:

@@ -95,6 +95,24 @@ def test_an_everyday_word_read_like_another_is_no_typo(rulebook: Rulebook) -> No
     assert not answer.searched_for
 
 
+@pytest.mark.parametrize(
+    ("question", "typed", "meant"),
+    [
+        ("Is a single Lorcana song allowed to be sung twice in one turn, or is that impossible?", "single", "sing"),
+        ("While playing my turn, if my Arcastella got locked by a spell, can it still attack?", "locked", "block"),
+    ],
+)
+def test_an_everyday_english_word_players_write_is_no_typo(
+    rulebook: Rulebook, question: str, typed: str, meant: str
+) -> None:
+    """ "single" is one letter from the keyword Sing, but players write it meaning single: the answer
+    does not claim it searched for Sing. A misspelt word is still corrected beside it."""
+    answer = rulebook.search(question)
+    assert (typed, meant) not in answer.searched_for
+    corrected = rulebook.search(question.replace("turn", "turn with strenght"))
+    assert ("strenght", "strength") in corrected.searched_for and (typed, meant) not in corrected.searched_for
+
+
 def test_unknown_words_weigh_little(rulebook: Rulebook) -> None:
     question = "At my friend's Saturday club, does a tapped Arcastella really lose half of its DEF, grandpa asks?"
     assert ids(rulebook, question)[0] == f"{HN}/16/01"
