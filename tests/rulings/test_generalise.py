@@ -598,6 +598,8 @@ def test_naming_a_game_alone_is_no_rules_question(rulebook: Rulebook, question: 
         "Unlike MTG, can any untapped unit block an attack?",
         "遊戯王の攻撃表示みたいに、タップしてるアルカステラはDEFが下がるの？",
         "Does DEF work like the toughness of a creature in MTG, or is it taken off each hit?",
+        "遊戯王の感覚でタップしたアルカステラのDEFをそのまま使ったら違うって言われた、どうなるの？",
+        "ポケカのノリで先攻1ターン目もドローしちゃったけど、本当はどうなの？",
     ],
 )
 def test_another_game_named_to_compare_with_does_not_refuse_the_question(rulebook: Rulebook, question: str) -> None:
@@ -614,6 +616,7 @@ def test_another_game_named_to_compare_with_does_not_refuse_the_question(ruleboo
         "デュエマのルールだと先攻は1ターン目ドローできる？",
         "For Pokémon TCG specifically: whoever starts the game gets no draw in their opening turn?",
         "I like to block a lot in MTG, how does blocking work there?",
+        "In Duel Masters, when a shield is broken does its trigger go off before blocks?",
     ],
 )
 def test_a_question_about_another_game_is_still_outside(rulebook: Rulebook, question: str) -> None:
