@@ -8,6 +8,7 @@ import re
 # Sentence ends, and the words that start another question inside one sentence.
 _CUT = re.compile(
     r"(?<=[？?！!。])\s*"
+    r"|(?<=[？?\ue001\ue002][」』])\s+"  # a question quoted whole (a viewer's 「…？」), no と or って after
     r"|(?<=[a-z0-9)'\"’”][.])\s+(?=[A-Z])"
     r"|\n+"
     r"|(?<=[、,。？?！!\s])(?:あと|それと(?!も)|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"
@@ -69,7 +70,7 @@ def split_parts(question: str) -> list[str]:
 # How a part that asks something ends or begins: a question mark, a Japanese question ending, an
 # English question word or auxiliary first.
 _ASKS = re.compile(
-    r"[？?]\s*$"
+    r"[？?][」』]?\s*$"
     r"|(?:の|か|かな|っけ|かい|だろう|でしょう|ですか|ますか|ません|いい|よい|できる|なる|どう|何|なに|誰|いつ|どこ|教えて|ください|知りたい)"
     r"[。.！!\s]*$"
     r"|^\W*(?:how|what|when|where|who|which|why|does|do|did|is|are|can|could|must|should|would|will|if)\b",
@@ -77,7 +78,7 @@ _ASKS = re.compile(
 )
 
 
-_SENTENCE = re.compile(r"(?<=[？?！!。])\s*")
+_SENTENCE = re.compile(r"(?<=[？?！!。])\s*|(?<=[？?\ue001\ue002][」』])\s+")
 
 
 def asks(part: str) -> bool:

@@ -209,6 +209,24 @@ def test_the_last_of_many_numbered_questions_is_not_cut_off(rulebook: Rulebook) 
     assert f"{JUDGE}/07/04" in shown
 
 
+def test_questions_quoted_whole_are_parts_of_their_own(rulebook: Rulebook) -> None:
+    """A streamer reads out viewers' questions, each in 「…？」: each is a part that asks, and gets its
+    passage; a card's text quoted inside a question is still one piece of it."""
+    question = (
+        "今日の質問コーナー！ Aさん「ブロックできるのはアンタップ状態だけ？」 "
+        "Bさん「後攻はエーテル何点もらえる？」 以上です〜"
+    )
+    parts = split_parts(question)
+    assert [p for p in parts if "「" in p] == [
+        "Aさん「ブロックできるのはアンタップ状態だけ？」",
+        "Bさん「後攻はエーテル何点もらえる？」 以上です〜",
+    ]
+    answer = rulebook.search(question)
+    shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
+    assert f"{HN}/03/01" in shown and shown & {f"{HN}/11/01", f"{HN}/11/d01"}
+    assert len(split_parts("カードに「このターン、ブロックできない？」とあるけどどういう意味？")) == 1
+
+
 def test_or_else_does_not_start_another_part() -> None:
     """「それとも」 joins the two halves of one question; 「それと」 starts another."""
     assert len(split_parts("ダメージはエンドフェイズで消える？それとも次のターンも残る？")) == 2
