@@ -600,6 +600,7 @@ def test_naming_a_game_alone_is_no_rules_question(rulebook: Rulebook, question: 
         "Does DEF work like the toughness of a creature in MTG, or is it taken off each hit?",
         "遊戯王の感覚でタップしたアルカステラのDEFをそのまま使ったら違うって言われた、どうなるの？",
         "ポケカのノリで先攻1ターン目もドローしちゃったけど、本当はどうなの？",
+        "MTG感覚で聞くんだけど、タップしたアルカステラでもブロックできる？",
     ],
 )
 def test_another_game_named_to_compare_with_does_not_refuse_the_question(rulebook: Rulebook, question: str) -> None:
