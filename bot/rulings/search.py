@@ -464,8 +464,11 @@ class Rulebook:
         # Game words by their kana skeleton (no voicing, long-vowel or small-kana marks): a typo of a
         # mark (ブロッグ, アルカステーラ) is one look-up.
         self._skeletons: dict[str, str] = {}
+        # Spelled in romaji, a word also loses its small ッ (buroku: ブロック, tapu: タップ).
+        self._romaji_skeletons: dict[str, str] = {}
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
+            self._romaji_skeletons.setdefault(kana_skeleton(word.replace("ッ", "")), word)
         # passage rowid → whether it says what can be done, and how often (`Lexicon.says_what_can`,
         # `says_how_often`): regular expressions over its text, run once per passage, not per question.
         self._says: dict[int, tuple[bool, bool]] = {}
@@ -681,8 +684,12 @@ class Rulebook:
         kana = to_kana(word) if _LATIN.match(word) else None
         if kana is None:
             return None
-        for reading in dict.fromkeys(map(to_katakana, (kana, long_vowels(kana)))):  # doroo: ドロー
+        readings = dict.fromkeys(map(to_katakana, (kana, long_vowels(kana))))  # doroo: ドロー
+        for reading in readings:
             if meant := self._game_word_read(reading, inflecting=message) or self._same_skeleton(reading):
+                return meant
+        for reading in readings:
+            if len(reading) >= MIN_TYPO_CHARS and (meant := self._romaji_skeletons.get(kana_skeleton(reading))):
                 return meant
         return None
 

@@ -91,6 +91,16 @@ def test_a_loanword_with_its_long_vowel_typed_twice_is_found(rulebook: Rulebook)
     assert any(pid.startswith(f"{HN}/06/") for pid in top_ids(rulebook, question))
 
 
+def test_a_word_in_romaji_without_its_small_tsu_is_found(rulebook: Rulebook) -> None:
+    """Spelled by ear, ブロック loses its doubled k (buroku) and タップ its doubled p with the vowel
+    drawn out instead (taapu): still the game words, and the blocking rules come first."""
+    question = "can my Arcastella buroku when it is tapped?"
+    answer = rulebook.search(question)
+    assert ("buroku", "ブロック") in answer.searched_for
+    assert top_ids(rulebook, question)[0] == f"{HN}/11/01"  # only an untapped Arcastella blocks
+    assert ("taapu", "タップ") in rulebook.search("if I taapu my unit, what happens to its DEF?").searched_for
+
+
 def test_a_message_in_romaji_is_told_from_chatter_as_japanese_is(rulebook: Rulebook) -> None:
     """Read as kana, a rules question in romaji is a question and a game lost is chatter; a game's
     name typed in romaji is that game (yuugiou: no passage; rorukana: Lorcana's)."""
