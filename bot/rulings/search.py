@@ -464,7 +464,7 @@ class Rulebook:
         # Game words by their kana skeleton (no voicing, long-vowel or small-kana marks): a typo of a
         # mark (ブロッグ, アルカステーラ) is one look-up.
         self._skeletons: dict[str, str] = {}
-        # Spelled in romaji, a word also loses its small ッ (buroku: ブロック, tapu: タップ).
+        # Spelled in romaji by ear, a word also loses its small ッ (buroku: ブロック, taapu: タップ).
         self._romaji_skeletons: dict[str, str] = {}
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
