@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+# A question quoted whole and followed by a space (a viewer's 「…？」 read out): a sentence ends after it,
+# not after one the sentence goes on from (「…？」とある). Its question mark may be hidden (`_HIDE`).
+_QUOTED_QUESTION_END = r"(?<=[？?\ue001\ue002][」』])\s+"
 # Sentence ends, and the words that start another question inside one sentence.
 _CUT = re.compile(
     r"(?<=[？?！!。])\s*"
-    r"|(?<=[？?\ue001\ue002][」』])\s+"  # a question quoted whole (a viewer's 「…？」), no と or って after
+    rf"|{_QUOTED_QUESTION_END}"
     r"|(?<=[a-z0-9)'\"’”][.])\s+(?=[A-Z])"
     r"|\n+"
     r"|(?<=[、,。？?！!\s])(?:あと|それと(?!も)|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"
@@ -78,7 +81,7 @@ _ASKS = re.compile(
 )
 
 
-_SENTENCE = re.compile(r"(?<=[？?！!。])\s*|(?<=[？?\ue001\ue002][」』])\s+")
+_SENTENCE = re.compile(rf"(?<=[？?！!。])\s*|{_QUOTED_QUESTION_END}")
 
 
 def asks(part: str) -> bool:

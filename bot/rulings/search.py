@@ -610,8 +610,6 @@ class Rulebook:
                 meant = self._romaji_word(word, plan.romaji is not None) or self._typo_of(
                     word, capitalised=word in plan.unknown_names
                 )
-            if meant and word in self.players_words and _LATIN.match(meant) and not _inflection(word, meant):
-                continue  # a word players write (single, playing) is meant as written
             if meant is None and (compound := self._compound_typo(word)):
                 del plan.unknown[word]
                 shown, pieces = compound
@@ -748,8 +746,15 @@ class Rulebook:
         return None
 
     def _typo_of(self, word: str, capitalised: bool = False) -> str | None:
-        """`_close_word`, looked up once while the word is among the last TYPO_CACHE looked up."""
-        return self._typos.get((word, capitalised), lambda: self._close_word(word, capitalised))
+        """`_close_word`, looked up once while the word is among the last TYPO_CACHE looked up. A word
+        players write (single, playing) is meant as written: only the word inflected (chose: chosen)
+        is searched instead of it."""
+
+        def look_up() -> str | None:
+            meant = self._close_word(word, capitalised)
+            return None if meant and word in self.players_words and not _inflection(word, meant) else meant
+
+        return self._typos.get((word, capitalised), look_up)
 
     def _close_word(self, word: str, capitalised: bool = False) -> str | None:
         """The rules term a word is a typo of, among the terms sharing a pair of characters with it.

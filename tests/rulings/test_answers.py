@@ -105,7 +105,7 @@ def test_an_everyday_word_read_like_another_is_no_typo(rulebook: Rulebook) -> No
 def test_an_everyday_english_word_players_write_is_no_typo(
     rulebook: Rulebook, question: str, typed: str, meant: str
 ) -> None:
-    """ "single" is one letter from the keyword Sing, but players write it meaning single: the answer
+    """Players write "single" meaning single, though it is one letter from the keyword Sing: the answer
     does not claim it searched for Sing. A misspelt word is still corrected beside it."""
     answer = rulebook.search(question)
     assert (typed, meant) not in answer.searched_for
