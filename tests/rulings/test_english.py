@@ -16,7 +16,7 @@ from bot.rulings.query import retrieval_terms
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
 
-from .helpers import JUDGE
+from .helpers import JUDGE, close_to_evaluation, top_ids
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 # Cards of the class whose English card name could not be confirmed: findable by their Japanese name only.
@@ -89,3 +89,13 @@ def test_retrieval_keeps_the_weighty_rare_terms_before_light_ones(rulebook: Rule
     """English prose words weigh little: the rule words of a long question are what is retrieved."""
     plan = rulebook.plan("Mickey Mouse - Bob Cratchit gives strength bonus, says the card, until counted; how?")
     assert "攻撃力" in retrieval_terms(plan, rulebook.vocab, 0.15)
+
+
+def test_their_next_turn_is_the_turn_of_the_player_it_names(rulebook: Rulebook) -> None:
+    """Card text says "their next turn"; the class says it as そのプレイヤーの次のターン (the player whose
+    character it is), which the class's freezing example rules on."""
+    assert top_ids(rulebook, "their next turn: whose turn?")[0] == f"{JUDGE}/03/04"
+    assert f"{JUDGE}/03/04" in top_ids(rulebook, "Does 'their next turn' mean my opponent's turn or mine?")[:3]
+    assert not close_to_evaluation(
+        ["their next turn: whose turn?", "Does 'their next turn' mean my opponent's turn or mine?"]
+    )
