@@ -114,6 +114,35 @@ def long_vowels(kana: str) -> str:
     return "".join(out)
 
 
+_HIRAGANA = str.maketrans({chr(k): chr(k - 0x60) for k in range(0x30A1, 0x30F7)})
+_SPELLING = {kana: spelled for spelled, kana in sorted(_SYLLABLES.items(), key=lambda item: -len(item[0]))}
+
+
+def syllables(kana: str) -> tuple[str, ...] | None:
+    """A kana word as the syllables it is spelled in (アルカステラ: a, ru, ka, su, te, ra), long marks and
+    small ッ dropped; None for a word with a kana the syllable table does not spell."""
+    text = kana.translate(_HIRAGANA).replace("ー", "").replace("っ", "")
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        two, one = text[i : i + 2], text[i]
+        if len(two) == 2 and two in _SPELLING:
+            out.append(_SPELLING[two])
+            i += 2
+        elif one == "ん" or one in _SPELLING:
+            out.append("n'" if one == "ん" else _SPELLING[one])
+            i += 1
+        else:
+            return None
+    return tuple(out)
+
+
+def consonants(spelled: tuple[str, ...]) -> tuple[str, ...]:
+    """The syllables without their vowels (a, ru, ka, su, te, ra → '', r, k, s, t, r): a word as one hears
+    it who gets its consonants right and a vowel wrong (arukasuteru)."""
+    return tuple(s.rstrip(_ORDER) for s in spelled)
+
+
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 ROMAJI_MIN_WORDS = 3
 ROMAJI_SHARE = 0.8  # English has words no syllables spell (the, what, is) in nearly every sentence

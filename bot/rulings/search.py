@@ -59,7 +59,7 @@ from bot.rulings.query import (
     stem_word,
 )
 from bot.rulings.recent import Recent
-from bot.rulings.romaji import as_kana, long_vowels, to_kana
+from bot.rulings.romaji import as_kana, consonants, long_vowels, syllables, to_kana
 from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
@@ -136,6 +136,7 @@ NUMBER_WEIGHT = 0.3
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
 TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
+BY_EAR_SYLLABLES = 4  # a word in romaji with a vowel heard wrong: only a long one is still itself
 # A word this short one letter away from a term is as likely another word (ミッキー is no typo of
 # ラッキー): it is corrected only to a term that begins as it does (ダメーズ → ダメージ).
 SHORT_WORD = 4
@@ -197,6 +198,7 @@ _INFLECTS = re.compile(r"[\u4e00-\u9fff々][\u3041-\u309f]")  # kanji, then kana
 _WORD = re.compile(r"[a-z0-9]+(?:['’\-][a-z0-9]+)*")
 _KATAKANA_RUN = re.compile(r"[ァ-ヴー]{3,}")
 _KATAKANA_WORD = re.compile(r"[ァ-ヴー]{6,}")
+_KANA_WORD = re.compile(r"[ぁ-んァ-ヴー]+")
 _KANJI = re.compile(r"[\u4e00-\u9fff々]+")
 
 
@@ -469,6 +471,11 @@ class Rulebook:
         for word in [*sorted(w for w in self.game_words if not _LATIN.match(w)), *player_words]:
             self._skeletons.setdefault(kana_skeleton(word), word)
             self._romaji_skeletons.setdefault(kana_skeleton(word.replace("ッ", "")), word)
+        # And a long word by its consonants, a vowel heard wrong (arukasuteru: アルカステラ).
+        self._romaji_consonants: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = {}
+        for word in sorted(w for w in self.game_words if _KANA_WORD.fullmatch(w)):
+            if (spelled := syllables(word)) and len(spelled) >= BY_EAR_SYLLABLES:
+                self._romaji_consonants.setdefault(consonants(spelled), []).append((word, spelled))
         # passage rowid → whether it says what can be done, and how often (`Lexicon.says_what_can`,
         # `says_how_often`): regular expressions over its text, run once per passage, not per question.
         self._says: dict[int, tuple[bool, bool]] = {}
@@ -689,7 +696,15 @@ class Rulebook:
         for reading in readings:
             if len(reading) >= MIN_TYPO_CHARS and (meant := self._romaji_skeletons.get(kana_skeleton(reading))):
                 return meant
-        return None
+        spelled = syllables(kana)
+        if spelled is None or len(spelled) < BY_EAR_SYLLABLES:
+            return None
+        heard = [
+            word
+            for word, its in self._romaji_consonants.get(consonants(spelled), ())
+            if sum(a != b for a, b in zip(its, spelled, strict=True)) <= 1
+        ]
+        return heard[0] if len(heard) == 1 else None
 
     def _game_word_read(self, reading: str, inflecting: bool = False) -> str | None:
         """The game word of this reading, if one does not inflect: a homophone the IME chose (返還 for

@@ -10,7 +10,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rulings.romaji import as_kana, long_vowels, romaji_words, to_kana
+from bot.rulings.romaji import as_kana, consonants, long_vowels, romaji_words, syllables, to_kana
 from bot.rulings.search import Rulebook
 
 from .helpers import HN, JUDGE, is_answered, is_outside, top_ids
@@ -41,6 +41,12 @@ def test_letters_that_spell_no_syllable_are_no_romaji() -> None:
 def test_any_text_reads_as_kana_or_as_nothing(text: str) -> None:
     kana = to_kana(text)
     assert kana is None or _KANA.match(kana)
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x3041, max_codepoint=0x30FF), max_size=20) | st.text(max_size=20))
+def test_any_text_is_syllables_or_nothing(text: str) -> None:
+    spelled = syllables(text)
+    assert spelled is None or len(consonants(spelled)) == len(spelled)
 
 
 _WORDS = st.lists(
@@ -99,6 +105,19 @@ def test_a_word_in_romaji_without_its_small_tsu_is_found(rulebook: Rulebook) -> 
     assert ("buroku", "ブロック") in answer.searched_for
     assert top_ids(rulebook, question)[0] == f"{HN}/11/01"  # only an untapped Arcastella blocks
     assert ("taapu", "タップ") in rulebook.search("if I taapu my unit, what happens to its DEF?").searched_for
+
+
+def test_a_long_word_in_romaji_with_a_vowel_heard_wrong_is_found(rulebook: Rulebook) -> None:
+    """arukasuteru is アルカステラ with its last vowel heard wrong: its consonants are the word's and one
+    vowel differs, so it is searched as アルカステラ and the tapped-DEF rule is among the first three.
+    A short word is not guessed at (tepu is no タップ), nor one two vowels away (arukusutero)."""
+    question = "what happens to the DEF of an arukasuteru when it gets tapped?"
+    assert ("arukasuteru", "アルカステラ") in rulebook.search(question).searched_for
+    assert f"{HN}/16/01" in top_ids(rulebook, question)[:3]
+    assert not [
+        typed for typed, _ in rulebook.search("can my arukusutero block?").searched_for if typed == "arukusutero"
+    ]
+    assert consonants(syllables("あるかすてる") or ()) == consonants(syllables("アルカステラ") or ())
 
 
 def test_a_message_in_romaji_is_told_from_chatter_as_japanese_is(rulebook: Rulebook) -> None:
