@@ -12,7 +12,7 @@ from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import tokens
 
-from .helpers import HN, JUDGE, is_answered, is_outside, top_ids
+from .helpers import HN, JUDGE, close_to_evaluation, is_answered, is_outside, top_ids
 
 
 def test_everyday_words_weigh_less_than_the_topic(rulebook: Rulebook) -> None:
@@ -100,6 +100,16 @@ def test_a_point_only_the_house_rules_speak_of_gets_the_house_rule(rulebook: Rul
     assert answer.label is Label.SILENT
     assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/20"]
     assert answer.game == "horizonnotes"
+
+
+@pytest.mark.parametrize("question", ["持ち時間ってある？", "Is there a timer on each turn?"])
+def test_a_question_of_time_gets_the_house_rule_on_time(rulebook: Rulebook, question: str) -> None:
+    """No rule passage sets a time; the house rules' section on time does (no clock): 持ち時間 and a
+    timer are words for it, so the answer is the rulebook's silence and that house rule."""
+    answer = rulebook.search(question)
+    assert answer.label is Label.SILENT
+    assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/24"]
+    assert not close_to_evaluation([question])
 
 
 def test_a_common_word_spelled_like_a_rules_term_is_no_typo(rulebook: Rulebook) -> None:
