@@ -136,6 +136,7 @@ NUMBER_WEIGHT = 0.3
 # spelling to a rules term (アルカステレ → アルカステラ, arcastela → arcastella).
 TYPO_CUTOFF = 0.75
 MIN_TYPO_CHARS = 3
+COMPOUND_PIECES = 4  # a katakana compound with a typo: up to four game words (セフィロト+コード+ブレイク+チェック)
 BY_EAR_SYLLABLES = 4  # a word in romaji with a vowel heard wrong: only a long one is still itself
 # A word this short one letter away from a term is as likely another word (ミッキー is no typo of
 # ラッキー): it is corrected only to a term that begins as it does (ダメーズ → ダメージ).
@@ -620,8 +621,9 @@ class Rulebook:
             if meant is None and (compound := self._compound_typo(word)):
                 del plan.unknown[word]
                 shown, pieces = compound
-                for typed, term in pieces:  # each word a unit of its own: a passage holds both or one
-                    plan.add(term, self.vocab, weight=0.8, unit=typed)
+                for typed, meant in pieces:  # each word a unit of its own: a passage holds both or one
+                    for term in self._corpus_words(meant):
+                        plan.add(term, self.vocab, weight=0.8, unit=typed)
                 plan.corrections.append((plan.surfaces.get(word, word), shown))
                 continue
             if meant is None:
@@ -739,25 +741,38 @@ class Rulebook:
             plan.corrections.append((typed, meant))
 
     def _compound_typo(self, word: str) -> tuple[str, list[tuple[str, str]]] | None:
-        """A katakana compound the segmenter kept whole because one of its two game words has a mark
-        wrong (チャーシフェイズ: チャージ + フェイズ): the compound as meant, and each word as typed
-        with the corpus's term for it (チャーシ: チャージ, フェイズ: フェーズ)."""
+        """A katakana compound the segmenter kept whole because one of its game words has a mark
+        wrong (チャーシフェイズ: チャージ + フェイズ; セフィロトコードブレイクチェク: セフィロト + コード +
+        ブレイク + チェック): the compound as meant, and each word as typed with the corpus's term for
+        it (チャーシ: チャージ, フェイズ: フェーズ). Up to COMPOUND_PIECES words, the fewest that do."""
         if not _KATAKANA_WORD.fullmatch(word):
             return None
-        for cut in range(MIN_TYPO_CHARS, len(word) - MIN_TYPO_CHARS + 1):
-            shown, pieces, mended = "", [], False
-            for piece in (word[:cut], word[cut:]):  # both pieces game words, one of them mended
-                read = tokens(piece)
-                if len(read) == 1 and read[0].term in self.game_words:  # as typed (フェイズ: フェーズ)
-                    shown, term = shown + piece, read[0].term
-                elif meant := self._same_skeleton(piece):
-                    shown, term, mended = shown + meant, meant, True
-                else:
-                    break
-                pieces.append((piece, term))
-            else:
-                if mended:
-                    return shown, pieces
+
+        def piece_of(piece: str) -> tuple[str, str, bool] | None:
+            """(as meant, term, mended) for a game word as typed, or one with a mark or a small ッ wrong."""
+            if piece in self.game_words or self._skeletons.get(kana_skeleton(piece)) == piece:
+                return piece, piece, False  # a game word, or a player's word for one (ブレイク), as typed
+            read = tokens(piece)
+            if len(read) == 1 and read[0].term in self.game_words:  # as typed (フェイズ: フェーズ)
+                return piece, read[0].term, False
+            meant = self._same_skeleton(piece) or self._romaji_skeletons.get(kana_skeleton(piece))
+            return (meant, meant, True) if meant and meant != piece else None
+
+        def split(rest: str, room: int) -> list[tuple[str, str, str, bool]] | None:
+            if len(rest) < MIN_TYPO_CHARS or room == 0:
+                return None
+            if room == 1 or len(rest) < 2 * MIN_TYPO_CHARS:
+                whole = piece_of(rest)
+                return [(rest, *whole)] if whole else None
+            for cut in range(MIN_TYPO_CHARS, len(rest) - MIN_TYPO_CHARS + 1):
+                if (first := piece_of(rest[:cut])) and (after := split(rest[cut:], room - 1)):
+                    return [(rest[:cut], *first), *after]
+            return None
+
+        for room in range(2, COMPOUND_PIECES + 1):
+            found = split(word, room)
+            if found and len(found) > 1 and any(mended for *_, mended in found):
+                return "".join(shown for _, shown, _, _ in found), [(typed, term) for typed, _, term, _ in found]
         return None
 
     def _typo_of(self, word: str, capitalised: bool = False) -> str | None:

@@ -14,7 +14,7 @@ from bot.rulings.index import build_index, ensure_index
 from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
 
-from .helpers import HN, JUDGE
+from .helpers import HN, JUDGE, close_to_evaluation
 from .test_query import HOSTILE
 
 
@@ -333,3 +333,14 @@ def test_a_katakana_compound_kept_whole_because_of_a_dropped_mark_is_searched_as
     assert answer.hits and answer.hits[0].id.startswith(f"{HN}/05/")
     # Two words the corpus knows as typed are no typo.
     assert rulebook.plan("ブロックフェイズはありますか").corrections == []
+
+
+def test_a_long_katakana_compound_with_a_small_tsu_dropped_is_searched_as_its_words(rulebook: Rulebook) -> None:
+    """セフィロトコードブレイクチェク (チェック without its ッ) is kept whole by the segmenter: read as
+    four game words, the last one mended, it is the check asked about, not an unknown word with no
+    passage at all."""
+    question = "アルカステラが攻撃を受けたらセフィロトコードブレイクチェクをするの？"
+    answer = rulebook.search(question)
+    assert ("セフィロトコードブレイクチェク", "セフィロトコードブレイクチェック") in answer.searched_for
+    assert any(pid in {f"{HN}/17/02", f"{HN}/17/d01"} for pid in top_ids(rulebook, question))
+    assert not close_to_evaluation([question])
