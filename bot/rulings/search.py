@@ -938,6 +938,8 @@ class Rulebook:
             and max(self._own_words(plan).values(), default=0) < OWN_WORDS
         ):
             return True
+        if self._asks_only_another_game(plan):
+            return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
         # Written like the channel's chatter, not like a rules question: a game lost, the artwork, the
@@ -980,6 +982,17 @@ class Rulebook:
         # common words (効果, damage: a clumsy or misspelt question), it gets the closest passages.
         rules_like = odds <= RULES_LIKE_ODDS and bool(typed_game_words)
         return numbers_only or not (rules_like or self._asked_holds(plan))
+
+    def _asks_only_another_game(self, plan: QueryPlan) -> bool:
+        """Naming one of our games too, but asking only of another ("MTG: does ward trigger off a static
+        ability? Just checking my Lorcana intuition doesn't transfer."): the parts that ask name another
+        game and none of ours, and the message uses fewer than OWN_WORDS words of ours."""
+        if not (plan.other_games and plan.games) or plan.cards:
+            return False
+        if max(self._own_words(plan).values(), default=0) >= OWN_WORDS:
+            return False
+        asking = [sub for piece, sub in plan.pieces.items() if asks(piece)]
+        return any(sub.other_games for sub in asking) and not any(set(sub.games) - set(sub.compared) for sub in asking)
 
     def _chatter_odds(self, plan: QueryPlan) -> float:
         """How far the message as typed leans to chatter (bot/rulings/chatter.py), games' names aside."""

@@ -628,6 +628,9 @@ def test_another_game_named_to_compare_with_does_not_refuse_the_question(ruleboo
         "For Pokémon TCG specifically: whoever starts the game gets no draw in their opening turn?",
         "I like to block a lot in MTG, how does blocking work there?",
         "In Duel Masters, when a shield is broken does its trigger go off before blocks?",
+        # Our game named too, in a sentence that asks nothing: the asking one is about the other game.
+        "I play Lorcana mostly. In MTG, can an instant be cast during combat? Asking for a friend.",
+        "ロルカナ勢です。ポケカで、にげるのにエネルギーは何個いる？",
     ],
 )
 def test_a_question_about_another_game_is_still_outside(rulebook: Rulebook, question: str) -> None:
@@ -645,6 +648,8 @@ def test_a_question_about_another_game_is_still_outside(rulebook: Rulebook, ques
             "horizonnotes",
         ),
         ("ホライゾンノーツから来ました。ロルカナでは、チャレンジで受けるダメージはどう決まるの？", "lorcana"),
+        # Another game named in the scene, ours in the asking sentence.
+        ("I came from MTG. In Lorcana can I respond to an action my opponent plays?", "lorcana"),
         # Lorcana named only to compare ours with it (で言うと): the question is about ours.
         ("エーテルってロルカナで言うとインクみたいなもの？ホライゾンノーツではいつ変換できますか？", "horizonnotes"),
         # The asking sentence names only the game it compares with: the other one is asked about.
