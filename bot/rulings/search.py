@@ -1460,10 +1460,10 @@ class Rulebook:
             return Answer(
                 answered=False, hits=[], closest_terms=self.closest_terms(plan), label=Label.OUTSIDE, **common
             )
-        parts, asking = self._parts(plan, question, rules[:PART_POOL], about)
+        parts, asking, matched = self._parts(plan, question, rules[:PART_POOL], about)
         # A part that only sets the scene ("Questions from the stream:", "I blocked with X.") asks
         # nothing of its own: it claims no passage.
-        chosen = self._pick(rules, [r for r, ask in zip(parts, asking, strict=True) if ask], k)
+        chosen = self._pick(rules, [r for r, ask, hit in zip(parts, asking, matched, strict=True) if ask and hit], k)
         label = self._label(plan, rules, chosen, parts, asking, about)
         house_hits: list[Hit] = []
         # A question of several parts is asked part by part: a house rule carrying more of the whole
@@ -1518,15 +1518,16 @@ class Rulebook:
 
     def _parts(
         self, plan: QueryPlan, question: str, pool: list[_Candidate], about: str | None
-    ) -> tuple[list[list[_Candidate]], list[bool]]:
+    ) -> tuple[list[list[_Candidate]], list[bool], list[bool]]:
         """The ranking of each part of a question with several parts (none for a one-part question),
-        and whether each part asks something (or only sets the scene: "I blocked with X.")."""
+        whether each part asks something (or only sets the scene: "I blocked with X."), and whether
+        its best passage holds any of it."""
         pieces = split_parts(question)
         if len(pieces) < 2:
-            return [], []
+            return [], [], []
         # Each part re-ranks the whole question's candidates by how much of that part they carry: the
         # whole question's retrieval already holds them, and a second search per part costs time.
-        out, asking = [], []
+        out, asking, matched = [], [], []
         for piece in pieces:
             sub = self._piece(plan, piece)
             if not any(sub.own(unit) for unit in sub.units):
@@ -1541,18 +1542,22 @@ class Rulebook:
             # most like the questions of one part's passage, which would rank first for every part.
             own = self._taught(sub, [c.rowid for c in pool], {c.rowid for c in pool if c.aside}, plan)
             scored = []
+            held: dict[int, float] = {}
             for c, score in zip(pool, bm25, strict=True):
-                part = self._coverage(sub, c.terms, name_only=c.name_only)
+                part = held[c.rowid] = self._coverage(sub, c.terms, name_only=c.name_only)
                 lexical = COVERAGE_SHARE * (part - c.coverage) + (1 - COVERAGE_SHARE) * (score / top - c.bm25_share)
                 if own:
                     lexical += CLASSIFIER_WEIGHT * own.get(c.rowid, 0.0) - c.taught
                 scored.append((c.rank + lexical, c.rank, c))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
             out.append([c for _, _, c in scored])
+            # A part whose best passage holds none of it ("Is there a stack in HorizonNotes?": no
+            # passage of that game speaks of one) has no passage of its own to claim.
+            matched.append(bool(scored) and held[scored[0][2].rowid] > 0.0)
         if len(out) < 2:
-            return [], []
+            return [], [], []
         # Parts that all read as statements ("DEFの計算。タップ状態のとき") are all asked about.
-        return out, asking if any(asking) else [True] * len(asking)
+        return out, asking if any(asking) else [True] * len(asking), matched
 
     def _pick(self, rules: list[_Candidate], parts: list[list[_Candidate]], k: int) -> list[_Candidate]:
         """The best passage of the whole question, then the best of each part not yet answered, then

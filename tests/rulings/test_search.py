@@ -344,3 +344,14 @@ def test_a_long_katakana_compound_with_a_small_tsu_dropped_is_searched_as_its_wo
     assert ("セフィロトコードブレイクチェク", "セフィロトコードブレイクチェック") in answer.searched_for
     assert any(pid in {f"{HN}/17/02", f"{HN}/17/d01"} for pid in top_ids(rulebook, question))
     assert not close_to_evaluation([question])
+
+
+def test_a_part_no_passage_of_its_game_speaks_of_claims_no_passage(rulebook: Rulebook) -> None:
+    """No HorizonNotes passage speaks of a stack: the best of that part holds none of it (the page's
+    "how to play" line, first only for naming the game), so it takes no place among the three; the
+    other part's passages and the whole question's next ones fill them."""
+    question = "Is there a stack in HorizonNotes? Can I cast a spell in my opponent's turn?"
+    ids = top_ids(rulebook, question)
+    assert ids[0] == f"{HN}/09/03"
+    assert f"{HN}/01/01" not in ids
+    assert not close_to_evaluation([question])
