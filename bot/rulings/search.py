@@ -621,8 +621,8 @@ class Rulebook:
             if meant is None and (compound := self._compound_typo(word)):
                 del plan.unknown[word]
                 shown, pieces = compound
-                for typed, meant in pieces:  # each word a unit of its own: a passage holds both or one
-                    for term in self._corpus_words(meant):
+                for typed, game_word in pieces:  # each word a unit of its own: a passage holds both or one
+                    for term in self._corpus_words(game_word):
                         plan.add(term, self.vocab, weight=0.8, unit=typed)
                 plan.corrections.append((plan.surfaces.get(word, word), shown))
                 continue
@@ -758,20 +758,20 @@ class Rulebook:
             meant = self._same_skeleton(piece) or self._romaji_skeletons.get(kana_skeleton(piece))
             return (meant, meant, True) if meant and meant != piece else None
 
-        def split(rest: str, room: int) -> list[tuple[str, str, str, bool]] | None:
-            if len(rest) < MIN_TYPO_CHARS or room == 0:
+        def split(rest: str, room: int, whole: bool) -> list[tuple[str, str, str, bool]] | None:
+            """`rest` as at most `room` words (two or more unless `whole`)."""
+            if whole and (one := piece_of(rest)):
+                return [(rest, *one)]
+            if room < 2:
                 return None
-            if room == 1 or len(rest) < 2 * MIN_TYPO_CHARS:
-                whole = piece_of(rest)
-                return [(rest, *whole)] if whole else None
             for cut in range(MIN_TYPO_CHARS, len(rest) - MIN_TYPO_CHARS + 1):
-                if (first := piece_of(rest[:cut])) and (after := split(rest[cut:], room - 1)):
+                if (first := piece_of(rest[:cut])) and (after := split(rest[cut:], room - 1, True)):
                     return [(rest[:cut], *first), *after]
             return None
 
-        for room in range(2, COMPOUND_PIECES + 1):
-            found = split(word, room)
-            if found and len(found) > 1 and any(mended for *_, mended in found):
+        for room in range(2, COMPOUND_PIECES + 1):  # the fewest words first
+            found = split(word, room, False)
+            if found and any(mended for *_, mended in found):
                 return "".join(shown for _, shown, _, _ in found), [(typed, term) for typed, _, term, _ in found]
         return None
 

@@ -343,6 +343,11 @@ def test_a_long_katakana_compound_with_a_small_tsu_dropped_is_searched_as_its_wo
     answer = rulebook.search(question)
     assert ("セフィロトコードブレイクチェク", "セフィロトコードブレイクチェック") in answer.searched_for
     assert any(pid in {f"{HN}/17/02", f"{HN}/17/d01"} for pid in top_ids(rulebook, question))
+    # A long game word may end it (アルカステラ, six characters, after ブロク: ブロック).
+    assert rulebook._compound_typo("ブロクアルカステラ") == (
+        "ブロックアルカステラ",
+        [("ブロク", "ブロック"), ("アルカステラ", "アルカステラ")],
+    )
     assert not close_to_evaluation([question])
 
 
