@@ -99,3 +99,11 @@ def test_their_next_turn_is_the_turn_of_the_player_it_names(rulebook: Rulebook) 
     assert not close_to_evaluation(
         ["their next turn: whose turn?", "Does 'their next turn' mean my opponent's turn or mine?"]
     )
+
+
+def test_an_ability_named_in_english_finds_the_passage_quoting_it(rulebook: Rulebook) -> None:
+    """Elsa's Deep Freeze is 瞬間凍結 in the class: named in English alone, it finds the passage
+    that quotes and rules on it, rather than nothing."""
+    question = "What exactly does Deep Freeze stop?"
+    assert top_ids(rulebook, question)[0] == f"{JUDGE}/03/04"
+    assert not close_to_evaluation([question])
