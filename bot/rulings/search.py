@@ -930,15 +930,13 @@ class Rulebook:
         rather than a question, or no game word at all and little in common with any passage."""
         # A player coming from another game may name it ("in MTG it's lands") and ask in words one of
         # our games coined (ether, Arcastella), or about a card the corpus discusses: then it is that
-        # game's question.
+        # game's question. Naming one of ours too, it is the other's when only the other is asked about.
         if (
             plan.other_games
-            and not plan.games
             and not plan.cards
             and max(self._own_words(plan).values(), default=0) < OWN_WORDS
+            and (not plan.games or self._asks_only_another_game(plan))
         ):
-            return True
-        if self._asks_only_another_game(plan):
             return True
         if plan.missing_keywords and self._missing_share(plan) >= MISSING_KEYWORD_SHARE:
             return True
@@ -984,13 +982,8 @@ class Rulebook:
         return numbers_only or not (rules_like or self._asked_holds(plan))
 
     def _asks_only_another_game(self, plan: QueryPlan) -> bool:
-        """Naming one of our games too, but asking only of another ("MTG: does ward trigger off a static
-        ability? Just checking my Lorcana intuition doesn't transfer."): the parts that ask name another
-        game and none of ours, and the message uses fewer than OWN_WORDS words of ours."""
-        if not (plan.other_games and plan.games) or plan.cards:
-            return False
-        if max(self._own_words(plan).values(), default=0) >= OWN_WORDS:
-            return False
+        """Whether the parts that ask name another game and none of ours ("MTG: does ward trigger off a
+        static ability? Just checking my Lorcana intuition doesn't transfer.")."""
         asking = [sub for piece, sub in plan.pieces.items() if asks(piece)]
         return any(sub.other_games for sub in asking) and not any(set(sub.games) - set(sub.compared) for sub in asking)
 
