@@ -87,6 +87,8 @@ class Lexicon(BaseModel):
     # The corpus's games and the names players call them by; games the corpus does not cover.
     games: dict[str, list[str]] = Field(default_factory=dict)
     other_games: list[str] = Field(default_factory=list)
+    # Things named after a game (a chess clock, poker chips): naming one names no game.
+    game_things: list[str] = Field(default_factory=list)
     # A game named only to compare ours with (ポケカみたいに, "like in MTG"): the words right after its
     # name (`compare_after`) or right before it (`compare_before`). Such a question is still about the
     # game it asks of, not about the game it names.

@@ -711,6 +711,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     corpus does not cover ("遊戯王", "Hearthstone"), as whole words."""
     folded = text.lower()
     plain = folded if len(folded) == len(text) else text  # offsets must stay those of `text`
+    for thing in vocab.lexicon.game_things:  # a chess clock is no game of chess: blanked, offsets kept
+        plain = plain.replace(thing, " " * len(thing))
     lower = to_katakana(plain)
     words = set(_LATIN_WORD.findall(lower))
     starts, _ = boundaries(text)

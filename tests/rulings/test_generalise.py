@@ -102,13 +102,29 @@ def test_a_point_only_the_house_rules_speak_of_gets_the_house_rule(rulebook: Rul
     assert answer.game == "horizonnotes"
 
 
-@pytest.mark.parametrize("question", ["持ち時間ってある？", "Is there a timer on each turn?"])
+@pytest.mark.parametrize(
+    "question", ["持ち時間ってある？", "Is there a timer on each turn?", "How many minutes does a player get to think?"]
+)
 def test_a_question_of_time_gets_the_house_rule_on_time(rulebook: Rulebook, question: str) -> None:
-    """No rule passage sets a time; the house rules' section on time does (no clock): 持ち時間 and a
-    timer are words for it, so the answer is the rulebook's silence and that house rule."""
+    """No rule passage sets a time; the house rules' section on time does (no clock): 持ち時間, a timer
+    and minutes are words for it, so the answer is the rulebook's silence and that house rule."""
     answer = rulebook.search(question)
     assert answer.label is Label.SILENT
     assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/24"]
+    assert not close_to_evaluation([question])
+
+
+@pytest.mark.parametrize(
+    "question", ["Can we play HorizonNotes with a chess clock on the table?", "チェスクロックを使って対戦してもいい？"]
+)
+def test_a_chess_clock_names_no_other_game(rulebook: Rulebook, question: str) -> None:
+    """A chess clock is a thing named after chess, not chess: the question is about time at our table,
+    so it gets the house rule on time, not "outside the corpus". Asked about chess itself, it still is."""
+    answer = rulebook.search(question)
+    assert answer.label is not Label.OUTSIDE
+    assert [h.id.rsplit("/", 1)[0] for h in answer.house] == ["house-rules/24"]
+    assert rulebook.plan(question).other_games == []
+    assert rulebook.plan("Is chess harder than HorizonNotes?").other_games == ["chess"]
     assert not close_to_evaluation([question])
 
 
