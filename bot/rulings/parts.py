@@ -8,10 +8,14 @@ import re
 # A question quoted whole and followed by a space (a viewer's 「…？」 read out): a sentence ends after it,
 # not after one the sentence goes on from (「…？」とある). Its question mark may be hidden (`_HIDE`).
 _QUOTED_QUESTION_END = r"(?<=[？?\ue001\ue002][」』])\s+"
+# A laugh typed at a sentence's end (草, 笑, ｗ, w after Japanese) and a space: the next sentence starts
+# there (…逆だと思ってたわ草 てか…), as after a full stop.
+_LAUGH_END = r"(?:(?<=[草笑ｗ])|(?<=[^\x00-\x7f]w)|(?<=ww))[ \u3000]+(?=[^\x00-\x7f])"
 # Sentence ends, and the words that start another question inside one sentence.
 _CUT = re.compile(
     r"(?<=[？?！!。])\s*"
     rf"|{_QUOTED_QUESTION_END}"
+    rf"|{_LAUGH_END}"
     r"|(?<=[a-z0-9)'\"’”][.])\s+(?=[A-Z])"
     r"|\n+"
     r"|(?<=[、,。？?！!\s])(?:あと|それと(?!も)|それから|ついでに|あとは|さらに|ちなみに|それに|もう一つ|もうひとつ)[、,]?"

@@ -14,6 +14,8 @@ from bot.rulings.parts import split_parts
 from bot.rulings.render import render_answer
 from bot.rulings.search import Rulebook
 
+from .helpers import close_to_evaluation
+
 HN, JUDGE, HOUSE = "horizonnotes-rules", "lgi-rules-class-10", "house-rules"
 BLIND = Path(__file__).resolve().parent / "blind.toml"
 RULES = Path(__file__).resolve().parents[2] / "rules"
@@ -225,6 +227,21 @@ def test_questions_quoted_whole_are_parts_of_their_own(rulebook: Rulebook) -> No
     shown = {h.id for h in answer.hits} | {r for h in answer.hits for r in h.related}
     assert f"{HN}/03/01" in shown and shown & {f"{HN}/11/01", f"{HN}/11/d01"}
     assert len(split_parts("カードに「このターン、ブロックできない？」とあるけどどういう意味？")) == 1
+
+
+def test_a_laugh_and_a_space_end_a_sentence(rulebook: Rulebook) -> None:
+    """A remark ending in a laugh (笑, 草, w) and a space, then the question: two sentences, as after a
+    full stop. The remark only sets the scene, so the passage first shown answers the question (what
+    the start phase does), not the remark (the order of the draw and charge phases)."""
+    question = "チャージフェイズの後にドローフェイズが来ると思い込んでたわ笑 ところでスタートフェイズでは何をする？"
+    assert split_parts(question) == [
+        "チャージフェイズの後にドローフェイズが来ると思い込んでたわ笑",
+        "ところでスタートフェイズでは何をする？",
+    ]
+    assert rulebook.search(question).hits[0].id.startswith(f"{HN}/05/")
+    assert len(split_parts("Elsa - Snow Queen の Freeze って Ward 持ちのキャラに使える？")) == 1  # a w in a name
+    assert len(split_parts("HorizonNotes を 始めました。 フェイズは 何個 ありますか？")) == 2  # spaces between words
+    assert not close_to_evaluation([question])
 
 
 def test_or_else_does_not_start_another_part() -> None:
