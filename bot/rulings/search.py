@@ -72,6 +72,7 @@ MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still
 COVERAGE_SHARE = 0.9
 # How much the coverage of a passage's section (its retrieved passages together) adds to its rank.
 SECTION_WEIGHT = 0.05
+HEADING_TOPIC_PENALTY = 0.05
 LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
 # A judge's lesson (a document citing rule numbers) states a section's rule first, then restates it
 # with examples and worked questions: a later passage costs this much per log of its place in the
@@ -1232,6 +1233,11 @@ class Rulebook:
             if document in self.citing:
                 rank -= POSITION_PENALTY * math.log(_ordinal(pid))
             rank += SECTION_WEIGHT * evidence.get((document, section), 0.0)
+            # The heading names the section's topic (ブロック, DEF): a question that names none of its
+            # words is less likely about that section, however many of the passage's other words it uses.
+            topic = {t for t in columns[1] if self._topical_game_word(t)}
+            if kind != Kind.HOUSE_RULE and topic & self.keywords and not topic & wanted:
+                rank -= HEADING_TOPIC_PENALTY
             lift = CLASSIFIER_WEIGHT * taught.get(rowid, 0.0)
             rank += lift
             out.append(

@@ -128,6 +128,17 @@ def test_a_chess_clock_names_no_other_game(rulebook: Rulebook, question: str) ->
     assert not close_to_evaluation([question])
 
 
+def test_a_question_not_naming_a_sections_topic_ranks_it_lower(rulebook: Rulebook) -> None:
+    """The block section's passage on a blocker's DEF speaks of tapping and DEF too, but its heading's
+    topic is blocking: asked only how tapping changes DEF, the DEF table comes first; asked about
+    blocking, the block section still does."""
+    answer = rulebook.search("my unit got tapped by an effect; does its DEF drop for the next hit?")
+    assert answer.hits[0].id == f"{HN}/16/01"
+    blocking = rulebook.search("ブロックに回せるのは起きているアルカステラだけ？")
+    assert blocking.hits[0].id.startswith(f"{HN}/11/")
+    assert not close_to_evaluation(["my unit got tapped by an effect; does its DEF drop for the next hit?"])
+
+
 def test_a_common_word_spelled_like_a_rules_term_is_no_typo(rulebook: Rulebook) -> None:
     """シールド and 強い are words of the dictionary: spelled like オールド or 強いる, but not typos of them.
     A word the dictionary does not know (アルカステル) or a name (セフィロス) still is corrected."""
