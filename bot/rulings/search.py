@@ -72,7 +72,7 @@ MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still
 COVERAGE_SHARE = 0.9
 # How much the coverage of a passage's section (its retrieved passages together) adds to its rank.
 SECTION_WEIGHT = 0.05
-HEADING_TOPIC_PENALTY = 0.05
+HEADING_TOPIC_PENALTY = 0.05  # a rule passage whose heading's topic (ブロック, DEF) the question never names
 LENGTH_PENALTY = 0.05  # a passage longer than most carries more of any question's words by chance
 # A judge's lesson (a document citing rule numbers) states a section's rule first, then restates it
 # with examples and worked questions: a later passage costs this much per log of its place in the
