@@ -853,11 +853,20 @@ class Rulebook:
         terms counts by its coined one ("ether area": エーテル, not エリア)."""
         out: Counter[str] = Counter()
         for unit in plan.units:
-            for term in plan.own(unit):
+            terms = plan.own(unit)
+            for term in terms:
                 if term in self.own_terms and len(shares := self._term_games(term)) == 1:
-                    out.update(shares.keys())
+                    # A word the lexicon reads as each game's own term ("sideways": タップ, エグザート)
+                    # is coined by neither.
+                    if not any(self._main_game(t) not in (None, *shares) for t in terms if t != term):
+                        out.update(shares.keys())
                     break
         return out
+
+    def _main_game(self, term: str) -> str | None:
+        """The game whose passages hold a game word most (タップ: HorizonNotes's); None for another word."""
+        shares = self._term_games(term) if term in self.game_words else {}
+        return max(shares, key=shares.__getitem__) if shares else None
 
     def _swapped_keyword(self, word: str) -> str | None:
         """A short English word that is a game keyword with two neighbouring letters swapped (dfe → def),

@@ -139,6 +139,18 @@ def test_a_question_not_naming_a_sections_topic_ranks_it_lower(rulebook: Ruleboo
     assert not close_to_evaluation(["my unit got tapped by an effect; does its DEF drop for the next hit?"])
 
 
+def test_a_word_that_is_each_games_own_term_names_neither_game(rulebook: Rulebook) -> None:
+    """Turned sideways is HorizonNotes's タップ and Lorcana's エグザート: it says nothing of which
+    game is meant, so a question about damage to a unit turned sideways gets the DEF table, not the
+    Lorcana class; beside "quest", a word of Lorcana alone, it is Lorcana's question."""
+    question = "When a unit is turned sideways after it attacks, how much damage does it take from the next hit?"
+    answer = rulebook.search(question)
+    assert answer.game != "lorcana"
+    assert answer.hits[0].id == f"{HN}/16/01"
+    assert rulebook.search("Once a character is turned sideways, can it still quest?").game == "lorcana"
+    assert not close_to_evaluation([question])
+
+
 def test_a_common_word_spelled_like_a_rules_term_is_no_typo(rulebook: Rulebook) -> None:
     """シールド and 強い are words of the dictionary: spelled like オールド or 強いる, but not typos of them.
     A word the dictionary does not know (アルカステル) or a name (セフィロス) still is corrected."""
