@@ -1229,6 +1229,13 @@ class Rulebook:
         best = max(bm25, default=0.0) or 1.0
         evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
         taught = self._taught(plan, [s[0] for s in scored], aside)
+        # Each rule passage's heading words, when its heading names a keyword (戦闘時の[ブロック]).
+        topics = {
+            s[0]: {t for t in s[-1][1] if self._topical_game_word(t)} if s[3] is not Kind.HOUSE_RULE else set()
+            for s in scored
+        }
+        topics = {rowid: words if words & self.keywords else set() for rowid, words in topics.items()}
+        named_topic = any(words & self.keywords & wanted for words in topics.values())
         out = []
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
             scored, bm25, shares, strict=True
@@ -1242,10 +1249,10 @@ class Rulebook:
             if document in self.citing:
                 rank -= POSITION_PENALTY * math.log(_ordinal(pid))
             rank += SECTION_WEIGHT * evidence.get((document, section), 0.0)
-            # The heading names the section's topic (ブロック, DEF): a question that names none of its
-            # words is less likely about that section, however many of the passage's other words it uses.
-            topic = {t for t in columns[1] if self._topical_game_word(t)}
-            if kind != Kind.HOUSE_RULE and topic & self.keywords and not topic & wanted:
+            # The heading names the section's topic (ブロック, DEF): a question naming another section's
+            # topic and none of this heading's words is less likely about this section, however many of
+            # the passage's other words it uses.
+            if topics[rowid] and named_topic and not topics[rowid] & wanted:
                 rank -= HEADING_TOPIC_PENALTY
             lift = CLASSIFIER_WEIGHT * taught.get(rowid, 0.0)
             rank += lift

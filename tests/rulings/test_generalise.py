@@ -130,8 +130,8 @@ def test_a_chess_clock_names_no_other_game(rulebook: Rulebook, question: str) ->
 
 def test_a_question_not_naming_a_sections_topic_ranks_it_lower(rulebook: Rulebook) -> None:
     """The block section's passage on a blocker's DEF speaks of tapping and DEF too, but its heading's
-    topic is blocking: asked only how tapping changes DEF, the DEF table comes first; asked about
-    blocking, the block section still does."""
+    topic is blocking: asked only how tapping changes DEF (the DEF sections' topic), the DEF table comes
+    first; asked about blocking, the block section still does."""
     answer = rulebook.search("my unit got tapped by an effect; does its DEF drop for the next hit?")
     assert answer.hits[0].id == f"{HN}/16/01"
     blocking = rulebook.search("ブロックに回せるのは起きているアルカステラだけ？")
