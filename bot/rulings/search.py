@@ -1229,12 +1229,7 @@ class Rulebook:
         best = max(bm25, default=0.0) or 1.0
         evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
         taught = self._taught(plan, [s[0] for s in scored], aside)
-        # Each rule passage's heading words, when its heading names a keyword (戦闘時の[ブロック]).
-        topics = {
-            s[0]: {t for t in s[-1][1] if self._topical_game_word(t)} if s[3] is not Kind.HOUSE_RULE else set()
-            for s in scored
-        }
-        topics = {rowid: words if words & self.keywords else set() for rowid, words in topics.items()}
+        topics = {s[0]: self._heading_topic(s[-1][1]) for s in scored if s[3] is not Kind.HOUSE_RULE}
         named_topic = any(words & self.keywords & wanted for words in topics.values())
         out = []
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
@@ -1252,7 +1247,8 @@ class Rulebook:
             # The heading names the section's topic (ブロック, DEF): a question naming another section's
             # topic and none of this heading's words is less likely about this section, however many of
             # the passage's other words it uses.
-            if topics[rowid] and named_topic and not topics[rowid] & wanted:
+            topic = topics.get(rowid)
+            if topic and named_topic and not topic & wanted:
                 rank -= HEADING_TOPIC_PENALTY
             lift = CLASSIFIER_WEIGHT * taught.get(rowid, 0.0)
             rank += lift
@@ -1281,6 +1277,11 @@ class Rulebook:
         if self.dense is not None and out and out[0].coverage < DENSE_BELOW:
             out = self._dense_rerank(plan, out, prefer)
         return out
+
+    def _heading_topic(self, heading: Sequence[str]) -> frozenset[str]:
+        """A rule passage's heading words, when its heading names a keyword (戦闘時の[ブロック]); else none."""
+        words = frozenset(t for t in heading if self._topical_game_word(t))
+        return words if words & self.keywords else frozenset()
 
     def _taught(
         self, plan: QueryPlan, rowids: Sequence[int], aside: AbstractSet[int], whole: QueryPlan | None = None
