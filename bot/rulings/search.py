@@ -465,6 +465,7 @@ class Rulebook:
         for word in sorted(set(words)):
             for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
                 self._pairs.setdefault(pair, []).append(word)
+        self._topics: dict[tuple[str, int], frozenset[str]] = {}  # `_heading_topic`, by section
         # Game words by their kana skeleton (no voicing, long-vowel or small-kana marks): a typo of a
         # mark (ブロッグ, アルカステーラ) is one look-up.
         self._skeletons: dict[str, str] = {}
@@ -1229,7 +1230,7 @@ class Rulebook:
         best = max(bm25, default=0.0) or 1.0
         evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
         taught = self._taught(plan, [s[0] for s in scored], aside)
-        topics = {s[0]: self._heading_topic(s[-1][1]) for s in scored if s[3] is not Kind.HOUSE_RULE}
+        topics = {s[0]: self._heading_topic(s[4], s[5], s[-1][1]) for s in scored if s[3] is not Kind.HOUSE_RULE}
         named_topic = any(words & self.keywords & wanted for words in topics.values())
         out = []
         for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
@@ -1278,10 +1279,14 @@ class Rulebook:
             out = self._dense_rerank(plan, out, prefer)
         return out
 
-    def _heading_topic(self, heading: Sequence[str]) -> frozenset[str]:
-        """A rule passage's heading words, when its heading names a keyword (戦闘時の[ブロック]); else none."""
-        words = frozenset(t for t in heading if self._topical_game_word(t))
-        return words if words & self.keywords else frozenset()
+    def _heading_topic(self, document: str, section: int, heading: Sequence[str]) -> frozenset[str]:
+        """A section's heading words, when its heading names a keyword (戦闘時の[ブロック]); else none.
+        Read once a section: every passage of it shares the heading, and the index does not change."""
+        key = (document, section)
+        if (topic := self._topics.get(key)) is None:
+            words = frozenset(t for t in heading if self._topical_game_word(t))
+            topic = self._topics[key] = words if words & self.keywords else frozenset()
+        return topic
 
     def _taught(
         self, plan: QueryPlan, rowids: Sequence[int], aside: AbstractSet[int], whole: QueryPlan | None = None
@@ -1558,18 +1563,17 @@ class Rulebook:
             # most like the questions of one part's passage, which would rank first for every part.
             own = self._taught(sub, [c.rowid for c in pool], {c.rowid for c in pool if c.aside}, plan)
             scored = []
-            held: dict[int, float] = {}
             for c, score in zip(pool, bm25, strict=True):
-                part = held[c.rowid] = self._coverage(sub, c.terms, name_only=c.name_only)
+                part = self._coverage(sub, c.terms, name_only=c.name_only)
                 lexical = COVERAGE_SHARE * (part - c.coverage) + (1 - COVERAGE_SHARE) * (score / top - c.bm25_share)
                 if own:
                     lexical += CLASSIFIER_WEIGHT * own.get(c.rowid, 0.0) - c.taught
-                scored.append((c.rank + lexical, c.rank, c))
+                scored.append((c.rank + lexical, c.rank, c, part))
             scored.sort(key=lambda s: (s[2].game == about if about else True, s[0], s[1]), reverse=True)
-            out.append([c for _, _, c in scored])
+            out.append([c for _, _, c, _ in scored])
             # A part whose best passage holds none of it ("Is there a stack in HorizonNotes?": no
             # passage of that game speaks of one) has no passage of its own to claim.
-            matched.append(bool(scored) and held[scored[0][2].rowid] > 0.0)
+            matched.append(bool(scored) and scored[0][3] > 0.0)
         if len(out) < 2:
             return [], [], []
         # Parts that all read as statements ("DEFの計算。タップ状態のとき") are all asked about.
