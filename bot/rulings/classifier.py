@@ -159,8 +159,9 @@ def _read_postings(
         packed.update(read)
         remembered.first.keep(read.items())
     for f, row in packed.items():
-        found = zip(unpack("q", row[0]), unpack("d", row[1]), strict=True) if row else ()
-        reading.postings[f] = {p: w for p, w in found if p in among}
+        # Built and intersected in C: a feature's postings are many, the candidates among them few.
+        found = dict(zip(unpack("q", row[0]), unpack("d", row[1]), strict=True)) if row else {}
+        reading.postings[f] = {p: found[p] for p in among.intersection(found)}
     unread = remembered.sizes.recall(sorted(p for p in reading.among if p not in reading.sizes), reading.sizes)
     if unread:
         sizes: dict[int, int | None] = dict.fromkeys(unread)
@@ -199,12 +200,12 @@ def scores(
     candidates = frozenset(passages)
     _read_postings(db, reading, kept, candidates, remembered)
     held: dict[int, float] = {}
-    for f in kept:
-        weight = _weight(f)
-        for passage, w in reading.postings[f].items():
-            if passage in candidates:
-                held[passage] = held.get(passage, 0.0) + weight * w
-    spread = sum(_weight(f) for f in kept)
+    weights = [_weight(f) for f in kept]
+    for f, weight in zip(kept, weights, strict=True):
+        postings = reading.postings[f]
+        for passage in candidates.intersection(postings):
+            held[passage] = held.get(passage, 0.0) + weight * postings[passage]
+    spread = sum(weights)
     return {
         p: (held.get(p, 0.0) - spread * math.log(n + 2 * SMOOTHING)) / len(kept)
         for p in candidates

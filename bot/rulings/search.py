@@ -65,6 +65,7 @@ from bot.rulings.tokenize import kana_skeleton, normalize, to_katakana, tokens
 TOPIC_MAX_SHARE = 0.15  # a keyword found in more passages than this is game-generic (ダメージ, 効果)
 CANDIDATES = 60
 TYPO_CACHE = 4096  # words whose typo look-up is kept (`Rulebook._typo_of`)
+ROWS_KEPT = 2048  # candidate passages kept parsed between searches (`Rulebook._rows`)
 MMAP_BYTES = 1 << 30  # the most of the index file mapped (bench/rulings.py's 100x corpus is 300 MB)
 MATCH_MAX_SHARE = 0.15  # retrieval only: terms in more passages than this still count when scoring
 # The final order mixes bm25 (relative to the best hit) with the coverage of the question's words,
@@ -217,6 +218,44 @@ def _glued(word: str, text: str, game_words: frozenset[str]) -> bool:
         ):
             return True
     return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A candidate passage as the index holds it, parsed once: the index does not change while open."""
+
+    id: str
+    game: str
+    kind: Kind
+    document: str
+    section: int
+    citations: frozenset[int]
+    uncited: bool  # no citation number: commentary around the rules, where a document cites them
+    name: str
+    plain: str
+    terms: frozenset[str]
+    columns: tuple[list[str], ...]  # body, heading and names, as the index tokenised them
+    # Each column's terms and how often each occurs there: what `_shares` counts, in the column's order.
+    counts: tuple[dict[str, int], ...]
+
+    @classmethod
+    def of(cls, row: Sequence[str | int]) -> _Row:
+        pid, game, kind, document, section, cites, name, terms, plain, *texts = (str(v) for v in row)
+        columns = tuple(text.split() for text in texts)
+        return cls(
+            pid,
+            game,
+            Kind(kind),
+            document,
+            int(section),
+            frozenset(int(c) for c in cites.split()),
+            not cites.strip(),
+            name,
+            plain,
+            frozenset(terms.split()),
+            columns,
+            tuple(Counter(column) for column in columns),
+        )
 
 
 @dataclass(frozen=True)
@@ -486,6 +525,7 @@ class Rulebook:
         # up: a question's parts look up its words again, and players misspell the same words.
         self._typos: Recent[tuple[str, bool], str | None] = Recent(TYPO_CACHE)
         self._model = Remembered()  # what earlier searches read of the question classifier's model
+        self._rows: Recent[int, _Row] = Recent(ROWS_KEPT)  # candidate passages parsed, the most recent
         self._chatter: Recent[str, tuple[int, int] | None] = Recent(REMEMBERED)  # and of the chatter model
 
     def _passage_says(self, rowid: int, plain: str) -> tuple[bool, bool]:
@@ -1186,32 +1226,35 @@ class Rulebook:
                 )
                 if r[0] not in rowids
             ]
-        marks = ",".join("?" * len(rowids))
-        rows = self.db.execute(
-            "SELECT p.rowid, p.id, p.game, p.kind, p.document, p.section_index, p.citations, p.name, p.terms, "
-            f"p.plain, f.body, f.heading, f.names FROM passages p JOIN passages_fts f ON f.rowid = p.rowid "
-            f"WHERE p.rowid IN ({marks})",
-            rowids,
-        ).fetchall()
+        rows = self._read_rows(rowids)
         scored = []
         name_only: dict[int, frozenset[str]] = {}
         aside: set[int] = set()  # passages aside from what is asked: no classifier's opinion lifts them
         asks = _Asks.of(plan, self.vocab.lexicon)
-        for rowid, pid, pgame, kind, document, section, cites, name, terms, plain, *columns in rows:
+        for rowid, row in rows.items():
+            pid, pgame, kind, document, section, name, plain = (
+                row.id,
+                row.game,
+                row.kind,
+                row.document,
+                row.section,
+                row.name,
+                row.plain,
+            )
             if game is not None and pgame != game:
                 continue
-            present = frozenset(terms.split())
-            bonus = self._bonus(plan, asks, Kind(kind), name, plain)
+            present = row.terms
+            bonus = self._bonus(plan, asks, kind, name, plain)
             if asks.can or asks.count:
                 says_can, says_count = self._passage_says(rowid, plain)
                 bonus += CAN_BONUS * (asks.can and says_can) + COUNT_BONUS * (asks.count and says_count)
             # Asked what a word is called: the terminology table's section, commentary or not.
             term_section = asks.term and (document, section) in self.term_sections
-            if (kind == Kind.UNVERIFIED.value and not asks.unverified) or (
-                kind == Kind.TRANSLATOR_NOTE.value and (asks.term or not asks.translation)
+            if (kind is Kind.UNVERIFIED and not asks.unverified) or (
+                kind is Kind.TRANSLATOR_NOTE and (asks.term or not asks.translation)
             ):
                 aside.add(rowid)  # a translator's note, an open point: unless asked about (a word: its row)
-            if kind == Kind.BODY.value and not cites.strip() and document in self.citing and not term_section:
+            if kind is Kind.BODY and row.uncited and document in self.citing and not term_section:
                 # Commentary around the rules; what is asked of it (what a class teaches) is no rule.
                 bonus -= UNCITED_PENALTY
                 if not asks.translation:  # the commentary is where the translation is spoken of
@@ -1220,12 +1263,10 @@ class Rulebook:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             if term_section:
                 bonus += TERM_SECTION_BONUS
-            citations = frozenset(int(c) for c in cites.split())
-            split = [column.split() for column in columns]
-            scored.append((rowid, pid, pgame, Kind(kind), document, section, citations, present, bonus, split))
-            name_only[rowid] = _name_only(plan, split) - self.game_words
+            scored.append((rowid, pid, pgame, kind, document, section, row.citations, present, bonus, row.columns))
+            name_only[rowid] = _name_only(plan, row.columns) - self.game_words
         wanted = set(plan.weights).union(*(part.weights for part in plan.pieces.values()))
-        shares = [self._shares(s[-1], wanted) for s in scored]
+        shares = [self._shares(rows[s[0]], wanted) for s in scored]
         bm25 = [self._bm25f(plan, s) for s in shares]
         best = max(bm25, default=0.0) or 1.0
         evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
@@ -1399,16 +1440,39 @@ class Rulebook:
         fused.sort(key=lambda c: (prefer is None or c.game == prefer, c.rank), reverse=True)
         return fused + [c for c in ranked if c.game != ranked[0].game]
 
-    def _shares(self, columns: Sequence[Sequence[str]], wanted: AbstractSet[str]) -> dict[str, float]:
+    def _shares(self, row: _Row, wanted: AbstractSet[str]) -> dict[str, float]:
         """The frequency in a passage of each term of the question or its parts (`wanted`), weighted
         by column and length as the index's impacts()."""
         tf: dict[str, float] = {}
-        for weight, terms, average in zip(COLUMN_WEIGHTS, columns, self.avg_lengths, strict=True):
+        for weight, terms, counted, average in zip(
+            COLUMN_WEIGHTS, row.columns, row.counts, self.avg_lengths, strict=True
+        ):
             share = weight / length_norm(len(terms), average)
-            for term in terms:
-                if term in wanted:
+            for term in counted.keys() & wanted:
+                for _ in range(counted[term]):  # added one occurrence at a time, as a walk would add them
                     tf[term] = tf.get(term, 0.0) + share
         return tf
+
+    def _read_rows(self, rowids: Sequence[int]) -> dict[int, _Row]:
+        """The candidate passages, by rowid in ascending order: those parsed by earlier searches kept
+        (`_rows`), the rest read from the index."""
+        found: dict[int, _Row] = {}
+        wanted = sorted(set(rowids))
+        missing = self._rows.recall(wanted, found)
+        if missing:
+            marks = ",".join("?" * len(missing))
+            read = [
+                (row[0], _Row.of(row[1:]))
+                for row in self.db.execute(
+                    "SELECT p.rowid, p.id, p.game, p.kind, p.document, p.section_index, p.citations, p.name, "
+                    "p.terms, p.plain, f.body, f.heading, f.names FROM passages p "
+                    f"JOIN passages_fts f ON f.rowid = p.rowid WHERE p.rowid IN ({marks})",
+                    missing,
+                )
+            ]
+            found.update(read)
+            self._rows.keep(read)
+        return {r: found[r] for r in wanted if r in found}
 
     def _bm25f(self, plan: QueryPlan, tf: Mapping[str, float]) -> float:
         """BM25F of the question's terms in a passage (its `_shares`), with the weights the index keeps
