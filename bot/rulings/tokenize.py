@@ -1,5 +1,6 @@
 """Japanese segmentation shared by the index and the queries: NFKC, card symbols read as words, the
-katakana middle dot dropped, SudachiPy split mode C, normalised forms of content words only."""
+katakana middle dot dropped, look-alike characters read as the letters they stand for (工一テル, Arcaste1la),
+SudachiPy split mode C, normalised forms of content words only."""
 
 from __future__ import annotations
 
@@ -25,6 +26,16 @@ _DICE = re.compile(r"(?<![A-Za-z0-9])([0-9]+|[Xx])[dD]([0-9]+)(?![A-Za-z0-9])")
 _KATAKANA_DOT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])[・･](?=[\u30a1-\u30fa\u30fc])")
 _KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
+# Kanji that look like katakana (工 エ, 力 カ, 口 ロ, 夕 タ, 卜 ト, 八 ハ, 二 ニ, and 一 for the long-vowel
+# mark ー): phone OCR and a slip of the IME put them inside katakana words (工一テル, アル力ステラ).
+_LOOKALIKE = str.maketrans("工力口夕卜八二一", "エカロタトハニー")
+_LOOKALIKE_RUN = re.compile(r"[\u30a1-\u30fa\u30fc工力口夕卜八二一]+")
+_KANJI = re.compile(r"[\u3400-\u9fff0-9]")
+# And in a word of Latin letters, 1 and 0 for l and o (Arcaste1la, Vi11ain, p1ay): a word whose only
+# digits are 1s and 0s between letters, a lower-case one after (not 3d6, 1st or a hash).
+_LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
+_LOOKALIKE_DIGITS = re.compile(r"(?<=[A-Za-z])[01]+(?=[a-z])")
+_LATIN_LOOKALIKE = str.maketrans("10", "lo")
 _LIST_MARK = re.compile(r"^\s*(?:[•・\-*]|\d{1,2}[.．])\s*", re.MULTILINE)
 # Sudachi refuses very long inputs; questions are cut well before that.
 MAX_SEGMENT_CHARS = 4000
@@ -50,10 +61,43 @@ def normalize(
     for symbol, word in (symbols or {}).items():
         text = text.replace(symbol, f" {word} ")
     text = unicodedata.normalize("NFKC", text)
+    text = _LOOKALIKE_RUN.sub(_katakana_lookalikes, text)
+    text = _LATIN_WORD.sub(_latin_lookalikes, text)
     text = _DICE.sub(r"\1個の\2面ダイス", text)
     text = _KATAKANA_DOT.sub("", text)
     added = [word for pattern, word in patterns if pattern.search(text)]
     return f"{text} {' '.join(added)}" if added else text
+
+
+def _katakana_lookalikes(match: re.Match[str]) -> str:
+    """A katakana word's look-alike kanji as the katakana they stand for. Kept as typed: a run with
+    fewer than two katakana, its leading numeral (一ターン, 二ターン) or 力, 口 ending a word of kanji
+    (攻撃力マイナス), and its trailing ones but a long-vowel 一 (キャラクタ一を), which stays before a
+    kanji, a digit or つ (カード一枚, デッキ一つ)."""
+    run = match.group()
+    if sum("\u30a1" <= c <= "\u30fc" for c in run) < 2:
+        return run
+    text = match.string
+    start, end = 0, len(run)
+    before = text[match.start() - 1] if match.start() else ""
+    while start < end and run[start] not in "\u30fc" and not "\u30a1" <= run[start] <= "\u30fa" and (
+        run[start] in "一二八" or (run[start] in "力口" and _KANJI.match(before))
+    ):
+        start += 1
+    after = text[match.end()] if match.end() < len(text) else ""
+    while end > start and not ("\u30a1" <= run[end - 1] <= "\u30fa" or run[end - 1] == "\u30fc"):
+        if run[end - 1] == "一" and not (_KANJI.match(after) or after == "つ"):
+            break
+        end -= 1
+    return run[:start] + run[start:end].translate(_LOOKALIKE) + run[end:]
+
+
+def _latin_lookalikes(match: re.Match[str]) -> str:
+    word = match.group()
+    if not any(c in "01" for c in word):
+        return word
+    letters = _LOOKALIKE_DIGITS.sub(lambda m: m.group().translate(_LATIN_LOOKALIKE), word)
+    return word if any(c.isdigit() for c in letters) else letters
 
 
 def to_katakana(text: str) -> str:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.rulings.query import phrase_match
 from bot.rulings.search import Rulebook
 from bot.rulings.tokenize import normalize
+
+from .helpers import top_ids
 
 
 def terms(rulebook: Rulebook, question: str) -> list[str]:
@@ -20,6 +24,42 @@ def test_nfkc_and_symbols_and_dice() -> None:
     assert "攻撃力" in normalize("-1{S}する", {"{S}": "攻撃力"})
     assert normalize("2d6のダメージ") == "2個の6面ダイスのダメージ"
     assert normalize("セフィロト・コード") == "セフィロトコード"
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("工一テル変換は1ターンに何回？", "エーテル変換は1ターンに何回?"),  # phone OCR: 工 for エ, 一 for ー
+        ("キャラクタ一を選ぶ", "キャラクターを選ぶ"),
+        ("アル力ステラがブ口ックする", "アルカステラがブロックする"),
+        ("力ードを引く", "カードを引く"),
+        ("tapped Arcaste1la, a Vi11ain in p1ay", "tapped Arcastella, a Villain in play"),
+        # real kanji and digits stay: a word of kanji ending in 力, numerals, a long vowel before a counter
+        ("攻撃力マイナス、ドロー力が足りない", "攻撃力マイナス、ドロー力が足りない"),
+        ("同一カードを一ターンに二ターン分", "同一カードを一ターンに二ターン分"),
+        ("カード一枚、デッキ一つ", "カード一枚、デッキ一つ"),
+        ("1st turn, HP10, x10, S1E2", "1st turn, HP10, x10, S1E2"),
+    ],
+)
+def test_look_alike_characters_are_read_as_the_letters_they_stand_for(typed: str, read: str) -> None:
+    assert normalize(typed) == read
+
+
+_LOOKALIKE_TEXT = st.text(alphabet="アカタロトハニエーッン工力口夕卜八二一枚攻撃のをつがAaBlp01 ")
+
+
+@given(_LOOKALIKE_TEXT)
+def test_a_look_alike_is_only_ever_read_as_its_letter(text: str) -> None:
+    """Whatever surrounds them, only look-alikes change, each to the letter it looks like."""
+    read = normalize(text)
+    assert len(read) == len(text)
+    for typed, got in zip(text, read, strict=True):
+        assert got == typed or (typed, got) in set(zip("工力口夕卜八二一10", "エカロタトハニーlo", strict=True))
+
+
+def test_a_rules_term_typed_with_look_alikes_finds_its_passage(rulebook: Rulebook) -> None:
+    assert top_ids(rulebook, "メインフェイズ中、工一テル変換に回数の上限はある？")[0] == "horizonnotes-rules/07/02"
+    assert top_ids(rulebook, "What is a tapped Arcaste1la's DEF?")[0] == "horizonnotes-rules/16/01"
 
 
 @pytest.mark.parametrize(
