@@ -421,6 +421,20 @@ def letter_swaps(word: str) -> list[str]:
     return [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
 
 
+# What OCR reads a letter or two as: m as rn (darnage), d as cl, w as vv.
+_MISREAD = (("rn", "m"), ("cl", "d"), ("vv", "w"))
+
+
+def misreadings(word: str) -> list[str]:
+    """The word with each run of letters OCR reads one letter as put back, at each place in turn."""
+    return [
+        word[:i] + letter + word[i + len(read) :]
+        for read, letter in _MISREAD
+        for i in range(len(word))
+        if word.startswith(read, i)
+    ]
+
+
 def letter_insertions(word: str) -> list[str]:
     """The word with one letter added, at each place in turn (blok → block)."""
     return [word[:i] + c + word[i:] for i in range(len(word) + 1) for c in LETTERS]

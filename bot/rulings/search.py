@@ -53,6 +53,7 @@ from bot.rulings.query import (
     english_stems,
     letter_insertions,
     letter_swaps,
+    misreadings,
     phrase_match,
     quoted,
     retrieval_terms,
@@ -839,6 +840,8 @@ class Rulebook:
             # A mark dropped or added (ブロッグ) is nearer than any letters difflib counts alike
             # (ブロッキング holds more of ブロッグ than ブロック does).
             return same
+        if latin and (misread := next((w for w in misreadings(word) if w in self._latin_words), None)):
+            return misread  # read by OCR (darnage): a game word, however many letters apart
         pool: dict[str, None] = {}
         for pair in {word[i : i + 2] for i in range(len(word) - 1)}:
             for candidate in self._pairs.get(pair, ()):

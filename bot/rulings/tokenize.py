@@ -69,23 +69,26 @@ def normalize(
     return f"{text} {' '.join(added)}" if added else text
 
 
+def _is_katakana(c: str) -> bool:
+    return "\u30a1" <= c <= "\u30fa" or c == "\u30fc"
+
+
 def _katakana_lookalikes(match: re.Match[str]) -> str:
     """A katakana word's look-alike kanji as the katakana they stand for. Kept as typed: a run with
     fewer than two katakana, its leading numeral (一ターン, 二ターン) or 力, 口 ending a word of kanji
     (攻撃力マイナス), and its trailing ones but a long-vowel 一 (キャラクタ一を), which stays before a
     kanji, a digit or つ (カード一枚, デッキ一つ)."""
     run = match.group()
-    if sum("\u30a1" <= c <= "\u30fc" for c in run) < 2:
+    if sum(map(_is_katakana, run)) < 2:
         return run
-    text = match.string
-    start, end = 0, len(run)
+    text, start, end = match.string, 0, len(run)
     before = text[match.start() - 1] if match.start() else ""
-    while start < end and run[start] not in "\u30fc" and not "\u30a1" <= run[start] <= "\u30fa" and (
-        run[start] in "一二八" or (run[start] in "力口" and _KANJI.match(before))
-    ):
-        start += 1
     after = text[match.end()] if match.end() < len(text) else ""
-    while end > start and not ("\u30a1" <= run[end - 1] <= "\u30fa" or run[end - 1] == "\u30fc"):
+    while start < end and not _is_katakana(run[start]):
+        if not (run[start] in "一二八" or (run[start] in "力口" and _KANJI.match(before))):
+            break
+        start += 1
+    while end > start and not _is_katakana(run[end - 1]):
         if run[end - 1] == "一" and not (_KANJI.match(after) or after == "つ"):
             break
         end -= 1

@@ -91,6 +91,13 @@ def test_a_term_typed_in_hiragana_is_searched_as_it_and_named_as_typed(rulebook:
     assert answer.hits[0].id.startswith(f"{HN}/08/")
 
 
+def test_a_word_as_ocr_misreads_it_is_searched_as_the_game_word(rulebook: Rulebook) -> None:
+    """Phone OCR reads m as rn: "darnage" is two letters from damage, one misreading."""
+    answer = rulebook.search("Scanned the card: how much darnage gets through an untapped Arcastella's DEF?")
+    assert ("darnage", "damage") in answer.searched_for
+    assert answer.hits[0].id.startswith(f"{HN}/16/")
+
+
 def test_an_everyday_word_read_like_another_is_no_typo(rulebook: Rulebook) -> None:
     # 買える reads カエル as 変える does, but neither is a game word: nothing is "searched for"
     answer = rulebook.search("サイコロってどこで買える？")
