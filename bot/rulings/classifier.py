@@ -201,9 +201,10 @@ def scores(
     _read_postings(db, reading, kept, candidates, remembered)
     held: dict[int, float] = {}
     weights = [_weight(f) for f in kept]
+    whole = candidates == reading.among  # every posting read is a candidate's (a part's are fewer)
     for f, weight in zip(kept, weights, strict=True):
         postings = reading.postings[f]
-        for passage in candidates.intersection(postings):
+        for passage in postings if whole else candidates.intersection(postings):
             held[passage] = held.get(passage, 0.0) + weight * postings[passage]
     spread = sum(weights)
     return {
