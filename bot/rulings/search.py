@@ -1235,19 +1235,10 @@ class Rulebook:
         aside: set[int] = set()  # passages aside from what is asked: no classifier's opinion lifts them
         asks = _Asks.of(plan, self.vocab.lexicon)
         for rowid, row in rows.items():
-            pid, pgame, kind, document, section, name, plain = (
-                row.id,
-                row.game,
-                row.kind,
-                row.document,
-                row.section,
-                row.name,
-                row.plain,
-            )
-            if game is not None and pgame != game:
+            if game is not None and row.game != game:
                 continue
-            present = row.terms
-            bonus = self._bonus(plan, asks, kind, name, plain)
+            kind, document, section, plain = row.kind, row.document, row.section, row.plain
+            bonus = self._bonus(plan, asks, kind, row.name, plain)
             if asks.can or asks.count:
                 says_can, says_count = self._passage_says(rowid, plain)
                 bonus += CAN_BONUS * (asks.can and says_can) + COUNT_BONUS * (asks.count and says_count)
@@ -1266,7 +1257,9 @@ class Rulebook:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             if term_section:
                 bonus += TERM_SECTION_BONUS
-            scored.append((rowid, pid, pgame, kind, document, section, row.citations, present, bonus, row.columns))
+            scored.append(
+                (rowid, row.id, row.game, kind, document, section, row.citations, row.terms, bonus, row.columns)
+            )
             name_only[rowid] = _name_only(plan, row.columns) - self.game_words
         wanted = set(plan.weights).union(*(part.weights for part in plan.pieces.values()))
         shares = [self._shares(rows[s[0]], wanted) for s in scored]
