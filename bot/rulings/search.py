@@ -236,13 +236,10 @@ class _Row:
     plain: str
     terms: frozenset[str]
     columns: tuple[list[str], ...]  # body, heading and names, as the index tokenised them
-    # Each column's terms and how often each occurs there: what `_shares` counts, in the column's order.
-    counts: tuple[dict[str, int], ...]
 
     @classmethod
     def of(cls, row: Sequence[str | int]) -> _Row:
         pid, game, kind, document, section, cites, name, terms, plain, *texts = (str(v) for v in row)
-        columns = tuple(text.split() for text in texts)
         return cls(
             pid,
             game,
@@ -254,8 +251,7 @@ class _Row:
             name,
             plain,
             frozenset(terms.split()),
-            columns,
-            tuple(Counter(column) for column in columns),
+            tuple(text.split() for text in texts),
         )
 
 
@@ -1440,12 +1436,10 @@ class Rulebook:
         """The frequency in a passage of each term of the question or its parts (`wanted`), weighted
         by column and length as the index's impacts()."""
         tf: dict[str, float] = {}
-        for weight, terms, counted, average in zip(
-            COLUMN_WEIGHTS, row.columns, row.counts, self.avg_lengths, strict=True
-        ):
+        for weight, terms, average in zip(COLUMN_WEIGHTS, row.columns, self.avg_lengths, strict=True):
             share = weight / length_norm(len(terms), average)
-            for term in counted.keys() & wanted:
-                for _ in range(counted[term]):  # added one occurrence at a time, as a walk would add them
+            for term in terms:
+                if term in wanted:
                     tf[term] = tf.get(term, 0.0) + share
         return tf
 
