@@ -1226,7 +1226,7 @@ class Rulebook:
                 if r[0] not in rowids
             ]
         rows = self._read_rows(rowids)
-        scored = []
+        scored: list[tuple[int, _Row, float]] = []  # each candidate of the game with its bonus
         name_only: dict[int, frozenset[str]] = {}
         aside: set[int] = set()  # passages aside from what is asked: no classifier's opinion lifts them
         asks = _Asks.of(plan, self.vocab.lexicon)
@@ -1253,31 +1253,29 @@ class Rulebook:
                 bonus += ASKED_WEIGHT * votes.get(rowid, 0.0)
             if term_section:
                 bonus += TERM_SECTION_BONUS
-            scored.append(
-                (rowid, row.id, row.game, kind, document, section, row.citations, row.terms, bonus, row.columns)
-            )
+            scored.append((rowid, row, bonus))
             name_only[rowid] = _name_only(plan, row.columns) - self.game_words
         wanted = set(plan.weights).union(*(part.weights for part in plan.pieces.values()))
-        shares = [self._shares(rows[s[0]], wanted) for s in scored]
+        shares = [self._shares(row, wanted) for _, row, _ in scored]
         bm25 = [self._bm25f(plan, s) for s in shares]
         best = max(bm25, default=0.0) or 1.0
-        evidence = self._section_evidence(plan, [(s[4], s[5], s[7]) for s in scored if s[3] is not Kind.HOUSE_RULE])
-        taught = self._taught(plan, [s[0] for s in scored], aside)
-        topics = {s[0]: self._heading_topic(s[4], s[5], s[-1][1]) for s in scored if s[3] is not Kind.HOUSE_RULE}
+        rules = [(rowid, row) for rowid, row, _ in scored if row.kind is not Kind.HOUSE_RULE]
+        evidence = self._section_evidence(plan, [(row.document, row.section, row.terms) for _, row in rules])
+        taught = self._taught(plan, [rowid for rowid, _, _ in scored], aside)
+        topics = {rowid: self._heading_topic(row.document, row.section, row.columns[1]) for rowid, row in rules}
         named_topic = any(words & self.keywords & wanted for words in topics.values())
         out = []
-        for (rowid, pid, pgame, kind, document, section, citations, present, bonus, columns), score, held in zip(
-            scored, bm25, shares, strict=True
-        ):
+        for (rowid, row, bonus), score, held in zip(scored, bm25, shares, strict=True):
             # The house rules' Japanese terms are the lexicon's glosses of English prose already: a
             # synonym of the dictionary of a gloss is a guess too far.
-            coverage = self._coverage(plan, present, name_only=name_only[rowid], related=kind != Kind.HOUSE_RULE.value)
-            length = max(len(columns[0]), 1) / self.avg_lengths[0]
+            house = row.kind is Kind.HOUSE_RULE
+            coverage = self._coverage(plan, row.terms, name_only=name_only[rowid], related=not house)
+            length = max(len(row.columns[0]), 1) / self.avg_lengths[0]
             rank = (1 - COVERAGE_SHARE) * score / best + COVERAGE_SHARE * coverage + bonus
             rank -= LENGTH_PENALTY * max(0.0, math.log(length))
-            if document in self.citing:
-                rank -= POSITION_PENALTY * math.log(_ordinal(pid))
-            rank += SECTION_WEIGHT * evidence.get((document, section), 0.0)
+            if row.document in self.citing:
+                rank -= POSITION_PENALTY * math.log(_ordinal(row.id))
+            rank += SECTION_WEIGHT * evidence.get((row.document, row.section), 0.0)
             # The heading names the section's topic (ブロック, DEF): a question naming another section's
             # topic and none of this heading's words is less likely about this section, however many of
             # the passage's other words it uses.
@@ -1289,16 +1287,16 @@ class Rulebook:
             out.append(
                 _Candidate(
                     rowid,
-                    pid,
-                    pgame,
-                    kind,
-                    document,
-                    section,
-                    citations,
+                    row.id,
+                    row.game,
+                    row.kind,
+                    row.document,
+                    row.section,
+                    row.citations,
                     score,
                     coverage,
                     rank,
-                    present,
+                    row.terms,
                     name_only[rowid],
                     votes.get(rowid, 0.0),
                     score / best,

@@ -29,11 +29,13 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 # Kanji that look like katakana (工 エ, 力 カ, 口 ロ, 夕 タ, 卜 ト, 八 ハ, 二 ニ, and 一 for the long-vowel
 # mark ー): phone OCR and a slip of the IME put them inside katakana words (工一テル, アル力ステラ).
 _LOOKALIKE = str.maketrans("工力口夕卜八二一", "エカロタトハニー")
-_LOOKALIKE_RUN = re.compile(r"[\u30a1-\u30fa\u30fc工力口夕卜八二一]+")
-_KANJI = re.compile(r"[\u3400-\u9fff0-9]")
+# A run of katakana and look-alikes holding a look-alike: the only runs worth a closer look.
+_IN_RUN = "[\u30a1-\u30fa\u30fc工力口夕卜八二一]"
+_LOOKALIKE_RUN = re.compile(f"{_IN_RUN}*[工力口夕卜八二一]{_IN_RUN}*")
+_KANJI_OR_DIGIT = re.compile(r"[\u3400-\u9fff0-9]")
 # And in a word of Latin letters, 1 and 0 for l and o (Arcaste1la, Vi11ain, p1ay): a word whose only
 # digits are 1s and 0s between letters, a lower-case one after (not 3d6, 1st or a hash).
-_LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
+_LATIN_WORD = re.compile(r"[A-Za-z0-9]*[A-Za-z][01]+[a-z][A-Za-z0-9]*")  # a word holding such a 1 or 0
 _LOOKALIKE_DIGITS = re.compile(r"(?<=[A-Za-z])[01]+(?=[a-z])")
 _LATIN_LOOKALIKE = str.maketrans("10", "lo")
 _LIST_MARK = re.compile(r"^\s*(?:[•・\-*]|\d{1,2}[.．])\s*", re.MULTILINE)
@@ -85,11 +87,11 @@ def _katakana_lookalikes(match: re.Match[str]) -> str:
     before = text[match.start() - 1] if match.start() else ""
     after = text[match.end()] if match.end() < len(text) else ""
     while start < end and not _is_katakana(run[start]):
-        if not (run[start] in "一二八" or (run[start] in "力口" and _KANJI.match(before))):
+        if not (run[start] in "一二八" or (run[start] in "力口" and _KANJI_OR_DIGIT.match(before))):
             break
         start += 1
     while end > start and not _is_katakana(run[end - 1]):
-        if run[end - 1] == "一" and not (_KANJI.match(after) or after == "つ"):
+        if run[end - 1] == "一" and not (_KANJI_OR_DIGIT.match(after) or after == "つ"):
             break
         end -= 1
     return run[:start] + run[start:end].translate(_LOOKALIKE) + run[end:]
@@ -97,8 +99,6 @@ def _katakana_lookalikes(match: re.Match[str]) -> str:
 
 def _latin_lookalikes(match: re.Match[str]) -> str:
     word = match.group()
-    if not any(c in "01" for c in word):
-        return word
     letters = _LOOKALIKE_DIGITS.sub(lambda m: m.group().translate(_LATIN_LOOKALIKE), word)
     return word if any(c.isdigit() for c in letters) else letters
 
