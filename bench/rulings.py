@@ -4,21 +4,21 @@
 
 The headline is the HELD-OUT halves of the blind set (tests/rulings/blind.toml): questions written
 before the corpus was read, each batch split once into halves before any tuning; nothing was tuned on a
-held-out half. HELD-OUT 26 is the twenty-fourth round's fresh batch, HELD-OUT 25 the twenty-third
-round's, HELD-OUT 24 and 23 the twenty-second round's, HELD-OUT 22 the twenty-first round's, HELD-OUT 21
-the twentieth round's, HELD-OUT 20 the nineteenth round's, HELD-OUT 19 the eighteenth round's, HELD-OUT
-18 the seventeenth round's, HELD-OUT 17 the sixteenth round's, HELD-OUT 16 and 15 the fifteenth round's,
-HELD-OUT 14 the fourteenth round's, HELD-OUT 13 the thirteenth round's, HELD-OUT 12 the tenth round's,
-HELD-OUT 11 (off-topic messages only), 10, 9, 8 and 7 the ninth round's, HELD-OUT 6 the eighth round's,
-HELD-OUT 5 the sixth round's, HELD-OUT 4 the fifth round's, HELD-OUT 3 the fourth round's and HELD-OUT 2
-the third round's (each written by one person who had read only the seeds' README, labelled by another
-who did not run the search); HELD-OUT 1 is the first batch's; HELD-OUT all pools them. Beside them: the
-twenty-sixth to twenty-eighth batches' tuning halves (tune26, tune27, tune28), every tuning question
-together (tune, tune2 of a batch written blind in the second round, tune3, tune4, tune5, tune6, a
-validation batch, and tune7 to tune28) and the old set (tests/rulings/eval.toml, written in the corpus's
-own words). The eleventh round's written set (1,794 questions written from the passages by writers who
-read them) was a column here; since the twelfth it is training data (rules/written.toml teaches the
-question classifier).
+held-out half. HELD-OUT 27 is the twenty-fifth round's fresh batch, HELD-OUT 26 the twenty-fourth
+round's, HELD-OUT 25 the twenty-third round's, HELD-OUT 24 and 23 the twenty-second round's, HELD-OUT 22
+the twenty-first round's, HELD-OUT 21 the twentieth round's, HELD-OUT 20 the nineteenth round's,
+HELD-OUT 19 the eighteenth round's, HELD-OUT 18 the seventeenth round's, HELD-OUT 17 the sixteenth
+round's, HELD-OUT 16 and 15 the fifteenth round's, HELD-OUT 14 the fourteenth round's, HELD-OUT 13 the
+thirteenth round's, HELD-OUT 12 the tenth round's, HELD-OUT 11 (off-topic messages only), 10, 9, 8 and 7
+the ninth round's, HELD-OUT 6 the eighth round's, HELD-OUT 5 the sixth round's, HELD-OUT 4 the fifth
+round's, HELD-OUT 3 the fourth round's and HELD-OUT 2 the third round's (each written by one person who
+had read only the seeds' README, labelled by another who did not run the search); HELD-OUT 1 is the
+first batch's; HELD-OUT all pools them. Beside them: the twenty-seventh to twenty-ninth batches' tuning
+halves (tune27, tune28, tune29), every tuning question together (tune, tune2 of a batch written blind in
+the second round, tune3, tune4, tune5, tune6, a validation batch, and tune7 to tune29) and the old set
+(tests/rulings/eval.toml, written in the corpus's own words). The eleventh round's written set (1,794
+questions written from the passages by writers who read them) was a column here; since the twelfth it is
+training data (rules/written.toml teaches the question classifier).
 
 Metrics (answerable = the corpus states the answer):
 - recall@1 / recall@3: the first / any of the first three passages (or a restatement grouped under
@@ -83,6 +83,7 @@ from bot.rulings.models import Answer, Kind, Label, Passage  # noqa: E402
 from bot.rulings.search import Rulebook  # noqa: E402
 
 LABELS = {
+    "held27": "HELD-OUT 27",
     "held26": "HELD-OUT 26",
     "held25": "HELD-OUT 25",
     "held24": "HELD-OUT 24",
@@ -112,7 +113,7 @@ LABELS = {
 }
 HELD = tuple(LABELS)  # the held-out halves, newest first
 NAMES = {**LABELS, "held-all": "HELD-OUT all"}  # every held-out half pooled
-TUNES = ("tune", *(f"tune{n}" for n in range(2, 29)))  # the tuning halves and batches, oldest first
+TUNES = ("tune", *(f"tune{n}" for n in range(2, 30)))  # the tuning halves and batches, oldest first
 BLIND_FILE = ROOT / "tests" / "rulings" / "blind.toml"
 OLD_FILE = ROOT / "tests" / "rulings" / "eval.toml"
 Question = dict[str, Any]
@@ -344,10 +345,11 @@ def main() -> int:
         # (nineteenth round); held21/tune23: the twenty-third's (twentieth round); held22/tune24: the
         # twenty-fourth's (twenty-first round); held23/tune25 and held24/tune26: the twenty-fifth's and
         # twenty-sixth's (twenty-second round); held25/tune27: the twenty-seventh's (twenty-third round);
-        # held26/tune28: the twenty-eighth's (twenty-fourth round); tune17 to tune28 do not
+        # held26/tune28: the twenty-eighth's (twenty-fourth round); held27/tune29: the twenty-ninth's (twenty-fifth
+        # round); tune17 to tune29 do not
         # teach the classifier; tuning: every tuning question.
         groups = {half: (half,) for half in (*HELD, *TUNES)} | {"tuning": TUNES, "held-all": HELD}
-        shown = ("held-all", *HELD, "tune26", "tune27", "tune28", "tuning")
+        shown = ("held-all", *HELD, "tune27", "tune28", "tune29", "tuning")
         names = shown if args.half == "both" else (args.half,)
         columns: dict[str, dict[str, float]] = {}
         for name in names:

@@ -49,7 +49,7 @@ HEADER = """\
 # twenty-fifth's and twenty-sixth's (twenty-second), the twenty-seventh's (twenty-third) and the
 # twenty-eighth's (twenty-fourth), kept out for
 # the same reason before any figure of them was read.
-UNTAUGHT = frozenset(f"tune{n}" for n in range(17, 29))
+UNTAUGHT = frozenset(f"tune{n}" for n in range(17, 30))
 
 
 def tuning_questions() -> list[dict[str, Any]]:
