@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -81,7 +82,8 @@ def write_classifier(db: sqlite3.Connection, rows: Iterable[TrainingRow]) -> Non
                 pack("q", (c for c, _ in kept)),
                 pack("d", (math.log1p(c / SMOOTHING) for c, _ in kept)),
             )
-            for f, kept in first.first()
+            # By passage: a search finds its candidates' postings by bisection (_read_postings).
+            for f, kept in ((f, sorted(kept, key=lambda posting: posting[1])) for f, kept in first.first())
         ),
     )
     db.executemany(
@@ -159,9 +161,12 @@ def _read_postings(
         packed.update(read)
         remembered.first.keep(read.items())
     for f, row in packed.items():
-        # Built and intersected in C: a feature's postings are many, the candidates among them few.
-        found = dict(zip(unpack("q", row[0]), unpack("d", row[1]), strict=True)) if row else {}
-        reading.postings[f] = {p: found[p] for p in among.intersection(found)}
+        # Intersected in C: a feature's postings are many, the candidates among them few; each found
+        # one's weight is then looked up by bisection in the postings, which are sorted by passage.
+        passages = unpack("q", row[0]) if row else ()
+        held = among.intersection(passages)
+        weights = unpack("d", row[1]) if held and row else ()
+        reading.postings[f] = {p: weights[bisect_left(passages, p)] for p in held}
     unread = remembered.sizes.recall(sorted(p for p in reading.among if p not in reading.sizes), reading.sizes)
     if unread:
         sizes: dict[int, int | None] = dict.fromkeys(unread)

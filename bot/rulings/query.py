@@ -189,6 +189,10 @@ class QueryPlan:
     classified: Reading = field(default_factory=Reading, repr=False)
     # Beside each unit's weight: the alternatives a passage may carry it by, with their summed idf.
     unit_alternatives: list[tuple[tuple[frozenset[str], float], ...]] = field(default_factory=list, repr=False)
+    # Each unit's word in order, and each term → the units holding it: a passage's coverage visits only
+    # the units it holds a term of (a long question has dozens, a passage few of them).
+    unit_words: list[str] = field(default_factory=list, repr=False)
+    units_of: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     def add(
         self,
@@ -720,6 +724,10 @@ def _near_one_of(word: str, names: tuple[str, ...]) -> bool:
     return bool(difflib.get_close_matches(word, names, n=1, cutoff=0.8))
 
 
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w'’]*)[ -]$")
+_WORD_AFTER = re.compile(r"[ -]([A-Za-z][\w'’]*)")
+
+
 def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     """Which games the question names: a corpus game ("ロルカナ", "Lorcana", a typo of it) or a game the
     corpus does not cover ("遊戯王", "Hearthstone"), as whole words."""
@@ -733,6 +741,16 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     # A name typed in romaji (rorukana): the message's romaji words read as katakana, each whole.
     romaji = {to_katakana(kana) for _, kana in plan.romaji or () if kana}
 
+    stop = frozenset(vocab.lexicon.english_stopwords)
+
+    def in_a_name(begin: int, end: int) -> bool:
+        """Whether a game's name sits inside a longer name: a capitalised word on each side, neither
+        a function word and one of them a word the lexicon does not know ('Lumen Vanguard Ryssa', a
+        card; not "In Pokemon TCG"): the card is named, not the game."""
+        before, after = _WORD_BEFORE.search(text[:begin]), _WORD_AFTER.match(text, end)
+        sides = [w for m in (before, after) if m and (w := m.group(1).lower()) not in stop and m.group(1)[0].isupper()]
+        return len(sides) == 2 and any(w not in vocab.english for w in sides)
+
     def named(alias: str) -> bool:
         alias = vocab.alias_forms[alias]  # every name of the lexicon's games, prepared once
         if alias in romaji:
@@ -740,7 +758,8 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         if alias not in lower:  # most questions name no game: the cheap test first
             return False
         if _ASCII_PHRASE.match(alias):
-            return re.search(r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])", lower) is not None
+            pattern = r"(?<![a-z0-9])" + re.escape(alias) + r"(?![a-z0-9])"
+            return any(not in_a_name(m.start(), m.end()) for m in re.finditer(pattern, lower))
         # Glued to katakana before it, it is the end of a longer word (マイクロボット is no ボット).
         return any(at in starts and not (at and _is_katakana(text[at - 1])) for at in _find_all(lower, alias))
 

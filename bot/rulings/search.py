@@ -1121,9 +1121,10 @@ class Rulebook:
         units, known = self._unit_weights(plan)
         total = known + unknown_share * self.idf("") * sum(plan.unknown.values())
         found = 0.0
-        for (members, weight), alternatives, unit in zip(units, plan.unit_alternatives, plan.units, strict=True):
-            if passage_terms.isdisjoint(members):
-                continue
+        units_of = plan.units_of
+        held = sorted({i for term in passage_terms.intersection(units_of) for i in units_of[term]})
+        for i in held:  # in the question's order, as the sum always was
+            (members, weight), alternatives, unit = units[i], plan.unit_alternatives[i], plan.unit_words[i]
             share = self._share(alternatives, passage_terms)
             synonyms = plan.related.get(unit)
             if synonyms and (members & passage_terms) <= synonyms:
@@ -1156,6 +1157,12 @@ class Rulebook:
                 units.append((frozenset(members), weight * (NUMBER_WEIGHT if _NUMBER.match(unit) else 1.0)))
             plan.unit_weights = (key, units, sum(w for _, w in units))
             plan.unit_alternatives = [self._alternatives(unit, members) for unit, members in plan.units.items()]
+            plan.unit_words = list(plan.units)
+            units_of: dict[str, list[int]] = {}
+            for i, (held, _) in enumerate(units):
+                for term in held:
+                    units_of.setdefault(term, []).append(i)
+            plan.units_of = {term: tuple(found) for term, found in units_of.items()}
         return plan.unit_weights[1], plan.unit_weights[2]
 
     def _alternatives(self, unit: str, members: Sequence[str]) -> tuple[tuple[frozenset[str], float], ...]:
@@ -1436,9 +1443,8 @@ class Rulebook:
         tf: dict[str, float] = {}
         for weight, terms, average in zip(COLUMN_WEIGHTS, row.columns, self.avg_lengths, strict=True):
             share = weight / length_norm(len(terms), average)
-            for term in terms:
-                if term in wanted:
-                    tf[term] = tf.get(term, 0.0) + share
+            for term in filter(wanted.__contains__, terms):  # the test in C: a passage holds few of them
+                tf[term] = tf.get(term, 0.0) + share
         return tf
 
     def _read_rows(self, rowids: Sequence[int]) -> dict[int, _Row]:
@@ -1465,7 +1471,7 @@ class Rulebook:
     def _bm25f(self, plan: QueryPlan, tf: Mapping[str, float]) -> float:
         """BM25F of the question's terms in a passage (its `_shares`), with the weights the index keeps
         for retrieval."""
-        return sum(self._term_weight(plan, term) * saturate(tf[term]) for term in plan.terms if term in tf)
+        return sum(self._term_weight(plan, term) * saturate(tf[term]) for term in filter(tf.__contains__, plan.terms))
 
     def _term_weight(self, plan: QueryPlan, term: str) -> float:
         """How much a term of the question counts in BM25F: its weight in the question times its idf

@@ -721,3 +721,14 @@ def test_common_words_do_not_make_a_question_about_the_larger_document(rulebook:
     answer = rulebook.search("1ターンにカードを何枚まで場に出せる？")
     assert answer.game != "lorcana"
     assert answer.hits and answer.hits[0].game == "horizonnotes"
+
+
+def test_a_games_name_inside_a_cards_name_names_no_game(rulebook: Rulebook) -> None:
+    """A made-up card whose name holds another game's name (Monopoly, Catan) is a card, not that game:
+    the question about its DEF gets the DEF rule. The game named on its own is still another game."""
+    question = "Our homebrew unit 'Gilded Monopoly Warden' is a tapped Arcastella. How much damage does its DEF stop?"
+    assert rulebook.plan(question).other_games == []
+    assert f"{HN}/16/01" in top_ids(rulebook, question)
+    for other in ("In Monopoly, can I trade properties on my turn?", "Is Catan Junior easier than HorizonNotes?"):
+        assert rulebook.plan(other).other_games
+    assert not close_to_evaluation([question])
