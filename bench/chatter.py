@@ -3,7 +3,7 @@ someone it never read.
 
     .venv/bin/python bench/chatter.py
 
-rules/chatter.toml holds the messages of four writers (ids m…, n…, c… and d…). Each writer in turn
+rules/chatter.toml holds the messages of five writers (ids m…, n…, c…, d… and e…). Each writer in turn
 is left out: the model is trained as the index trains it (rules/asked.toml and the other writers'
 messages, the games' names blanked) and judges the left-out writer's messages at the search's
 threshold (CHATTER_ODDS in bot/rulings/search.py). Printed per writer and pooled: the share of
