@@ -99,6 +99,7 @@ class Vocabulary:
     # A word → the most words of an English key, a key's stems or a corpus term in Latin letters that
     # begins with it: a question's phrases longer than that are never looked up (`_english`).
     english_lengths: Mapping[str, int] = field(default_factory=dict)
+    english_stopwords: frozenset[str] = frozenset()  # the lexicon's, as a set read by every English question
 
     def __post_init__(self) -> None:
         by_first: dict[str, list[tuple[int, str]]] = {}
@@ -118,6 +119,7 @@ class Vocabulary:
             w for key, terms in self.english.items() if set(terms) & self.keyword_terms for w in key.split()
         )
         self.longest_reading = max(map(len, self.by_reading), default=0)
+        self.english_stopwords = frozenset(self.lexicon.english_stopwords)
         # A stem a stop word shares is no sign of the key (times, time → tim: no timing).
         stop = {stem_word(w) for w in self.lexicon.english_stopwords}
         stems: dict[str, str] = {}
@@ -460,7 +462,7 @@ def _english(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     words = [word for _, _, word in found]
     stems = [_stem(w, vocab.english_keys_words, vocab.english) for w in words]
     crude = [stem_word(w) for w in words]
-    stop = frozenset(vocab.lexicon.english_stopwords)
+    stop = vocab.english_stopwords
     names = _version_spans(text, stop, vocab) + _title_name_spans(text, vocab, stop)
     in_name = [any(b <= at < e for b, e in names) for at, _, _ in found]
     same: dict[tuple[str, ...], str] = {}  # the corpus terms of a key → the unit that holds them
@@ -740,8 +742,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
     starts, _ = boundaries(text)
     # A name typed in romaji (rorukana): the message's romaji words read as katakana, each whole.
     romaji = {to_katakana(kana) for _, kana in plan.romaji or () if kana}
-
-    stop = frozenset(vocab.lexicon.english_stopwords)
+    stop = vocab.english_stopwords
 
     def in_a_name(begin: int, end: int) -> bool:
         """Whether a game's name sits inside a longer name: a capitalised word on each side, neither
