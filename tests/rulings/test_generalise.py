@@ -7,6 +7,8 @@ Every question here is written for this file; none is a question of the evaluati
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.rulings.models import Kind, Label
 from bot.rulings.search import Rulebook
@@ -732,6 +734,25 @@ def test_a_games_name_inside_a_cards_name_names_no_game(rulebook: Rulebook) -> N
     for other in ("In Monopoly, can I trade properties on my turn?", "Is Catan Junior easier than HorizonNotes?"):
         assert rulebook.plan(other).other_games
     assert not close_to_evaluation([question])
+
+
+_EVERYDAY = ["my", "friend", "plays", "every", "week", "and", "likes", "it", "we", "tried"]
+_FILLER = st.lists(st.sampled_from(_EVERYDAY), max_size=4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    before=_FILLER.map(" ".join),
+    after=_FILLER.map(" ".join),
+    game=st.sampled_from(["Monopoly", "Catan", "Hearthstone", "Vanguard", "Gwent"]),
+    name=st.sampled_from(["Ryssa", "Quillon", "Brightmoor"]),
+)
+def test_a_games_name_names_the_game_unless_a_cards_name_holds_it(
+    rulebook: Rulebook, before: str, after: str, game: str, name: str
+) -> None:
+    """Whatever everyday words surround it, a game's name is that game; inside a card's name, it is not."""
+    assert game.lower() in rulebook.plan(f"{before} {game} {after}?").other_games
+    assert game.lower() not in rulebook.plan(f"{before} 'Gilded {game} {name}' {after}?").other_games
 
 
 @pytest.mark.parametrize(
