@@ -748,7 +748,7 @@ def _games(text: str, vocab: Vocabulary, plan: QueryPlan) -> None:
         """Whether a game's name sits inside a longer name: a capitalised word on each side, neither
         a function word and one of them a word the lexicon does not know ('Lumen Vanguard Ryssa', a
         card; not "In Pokemon TCG"): the card is named, not the game."""
-        before, after = _WORD_BEFORE.search(text[:begin]), _WORD_AFTER.match(text, end)
+        before, after = _WORD_BEFORE.search(text, 0, begin), _WORD_AFTER.match(text, end)  # no copy of the text
         sides = [w for m in (before, after) if m and (w := m.group(1).lower()) not in stop and m.group(1)[0].isupper()]
         return len(sides) == 2 and any(w not in vocab.english for w in sides)
 
